@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The one place that looks at the compiler: everything else asks COLX_HAS_CUDA.
+#include <cstddef>
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#  define COLX_HAS_CUDA 1
+#  define COLX_HOST_DEVICE __host__ __device__
+#  define COLX_DEVICE __device__
+#else
+#  define COLX_HAS_CUDA 0
+#  define COLX_HOST_DEVICE
+#  define COLX_DEVICE
+#endif
+
+#if defined(__CUDA_ARCH__)
+#  define COLX_IN_DEVICE_CODE 1
+#else
+#  define COLX_IN_DEVICE_CODE 0
+#endif
+
+namespace colx {
+
+// Row counts and indices. 64 bits, as Arrow's lengths: a column of more than 2^31 rows, or the
+// offsets of a large strings column, must not overflow in index arithmetic.
+using size_type = std::int64_t;
+
+// One word of a validity bitmask (bit i set = row i valid), as Arrow's little-endian bit order.
+using bitmask_type = std::uint32_t;
+
+inline constexpr bool has_cuda = COLX_HAS_CUDA != 0;
+
+}  // namespace colx

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The resources colx allocates from when a call is given none, as RMM's per-device "current
+// resource". In a CUDA build the default for new columns is the current device's resource; in a
+// host-only build it is the host resource, so the same code runs on whichever backend is there.
+#include <colx/memory/host_resource.hpp>
+#include <colx/memory/resource.hpp>
+
+#include <mutex>
+#include <optional>
+#include <unordered_map>
+
+#if COLX_HAS_CUDA
+#  include <colx/gpu/pinned_resource.cuh>
+#  include <colx/gpu/pool_resource.cuh>
+#endif
+
+namespace colx {
+namespace detail {
+
+struct current_resources {
+  std::mutex mutex;
+  std::optional<resource_ref> host;
+  std::optional<resource_ref> pinned;
+  std::unordered_map<int, resource_ref> device;  // by device ordinal
+
+  static current_resources& get() {
+    static current_resources instance;
+    return instance;
+  }
+};
+
+inline resource_ref default_host_resource() {
+  static host_resource resource;
+  return resource;
+}
+
+}  // namespace detail
+
+[[nodiscard]] inline resource_ref get_current_host_resource() {
+  auto& current = detail::current_resources::get();
+  std::lock_guard lock(current.mutex);
+  return current.host.value_or(detail::default_host_resource());
+}
+
+// Returns the previous resource. The new one must outlive every allocation made from it.
+inline resource_ref set_current_host_resource(resource_ref resource) {
+  COLX_EXPECTS(is_host_accessible(resource.kind()), "the current host resource must allocate host memory, not ",
+               to_string(resource.kind()), " memory");
+  auto previous = get_current_host_resource();
+  auto& current = detail::current_resources::get();
+  std::lock_guard lock(current.mutex);
+  current.host = resource;
+  return previous;
+}
+
+#if COLX_HAS_CUDA
+[[nodiscard]] inline int current_device() {
+  int device = 0;
+  COLX_CUDA_TRY(cudaGetDevice(&device));
+  return device;
+}
+
+[[nodiscard]] inline resource_ref get_current_device_resource(int device = current_device()) {
+  auto& current = detail::current_resources::get();
+  std::lock_guard lock(current.mutex);
+  if (auto it = current.device.find(device); it != current.device.end()) { return it->second; }
+  // Never destroyed: a pool torn down after the CUDA context at exit would fail.
+  auto* pool = new gpu::pool_resource(device);
+  return current.device.emplace(device, resource_ref{*pool}).first->second;
+}
+
+inline resource_ref set_current_device_resource(resource_ref resource, int device = current_device()) {
+  COLX_EXPECTS(resource.kind() == memory_kind::device, "the current device resource must allocate device memory, not ",
+               to_string(resource.kind()), " memory");
+  auto previous = get_current_device_resource(device);
+  auto& current = detail::current_resources::get();
+  std::lock_guard lock(current.mutex);
+  current.device.insert_or_assign(device, resource);
+  return previous;
+}
+
+[[nodiscard]] inline resource_ref get_current_pinned_resource() {
+  auto& current = detail::current_resources::get();
+  std::lock_guard lock(current.mutex);
+  if (!current.pinned) {
+    static gpu::pinned_resource pinned;
+    current.pinned = resource_ref{pinned};
+  }
+  return *current.pinned;
+}
+
+// Where new columns go by default: the current device in a CUDA build.
+[[nodiscard]] inline resource_ref get_current_resource() { return get_current_device_resource(); }
+#else
+// Where new columns go by default: host memory in a host-only build.
+[[nodiscard]] inline resource_ref get_current_resource() { return get_current_host_resource(); }
+#endif
+
+// The current resource for memory of the given kind.
+[[nodiscard]] inline resource_ref get_current_resource(memory_kind kind) {
+  switch (kind) {
+    case memory_kind::host: return get_current_host_resource();
+#if COLX_HAS_CUDA
+    case memory_kind::pinned: return get_current_pinned_resource();
+    case memory_kind::device: return get_current_device_resource();
+#else
+    case memory_kind::pinned:
+    case memory_kind::device: break;
+#endif
+  }
+  COLX_FAIL(to_string(kind), " memory needs the CUDA backend: compile this translation unit with nvcc");
+}
+
+}  // namespace colx
