@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Timestamps and durations as Arrow stores them: a signed tick count since the Unix epoch in a
+// fixed unit (days are 32-bit, the rest 64-bit). Plain, trivially copyable, usable in kernels.
+#include <colx/core/config.hpp>
+
+#include <cstdint>
+#include <type_traits>
+
+namespace colx {
+
+enum class time_unit : std::uint8_t { days, seconds, milliseconds, microseconds, nanoseconds };
+
+[[nodiscard]] constexpr char const* to_string(time_unit unit) noexcept {
+  switch (unit) {
+    case time_unit::days: return "days";
+    case time_unit::seconds: return "s";
+    case time_unit::milliseconds: return "ms";
+    case time_unit::microseconds: return "us";
+    case time_unit::nanoseconds: return "ns";
+  }
+  return "?";
+}
+
+namespace detail {
+// Equality and ordering by tick count, for both wrappers below.
+template <class Derived>
+struct ordered_by_ticks {
+  friend constexpr COLX_HOST_DEVICE bool operator==(Derived a, Derived b) noexcept { return a.ticks == b.ticks; }
+  friend constexpr COLX_HOST_DEVICE bool operator!=(Derived a, Derived b) noexcept { return a.ticks != b.ticks; }
+  friend constexpr COLX_HOST_DEVICE bool operator<(Derived a, Derived b) noexcept { return a.ticks < b.ticks; }
+  friend constexpr COLX_HOST_DEVICE bool operator<=(Derived a, Derived b) noexcept { return a.ticks <= b.ticks; }
+  friend constexpr COLX_HOST_DEVICE bool operator>(Derived a, Derived b) noexcept { return a.ticks > b.ticks; }
+  friend constexpr COLX_HOST_DEVICE bool operator>=(Derived a, Derived b) noexcept { return a.ticks >= b.ticks; }
+};
+}  // namespace detail
+
+template <time_unit Unit>
+struct duration : detail::ordered_by_ticks<duration<Unit>> {
+  using rep = std::conditional_t<Unit == time_unit::days, std::int32_t, std::int64_t>;
+  static constexpr time_unit unit = Unit;
+  rep ticks{};
+
+  constexpr duration() noexcept = default;
+  constexpr COLX_HOST_DEVICE explicit duration(rep t) noexcept : ticks(t) {}
+
+  friend constexpr COLX_HOST_DEVICE duration operator+(duration a, duration b) noexcept { return duration(a.ticks + b.ticks); }
+  friend constexpr COLX_HOST_DEVICE duration operator-(duration a, duration b) noexcept { return duration(a.ticks - b.ticks); }
+};
+
+template <time_unit Unit>
+struct timestamp : detail::ordered_by_ticks<timestamp<Unit>> {
+  using rep = typename duration<Unit>::rep;
+  static constexpr time_unit unit = Unit;
+  rep ticks{};  // since 1970-01-01T00:00:00
+
+  constexpr timestamp() noexcept = default;
+  constexpr COLX_HOST_DEVICE explicit timestamp(rep t) noexcept : ticks(t) {}
+
+  friend constexpr COLX_HOST_DEVICE timestamp operator+(timestamp t, duration<Unit> d) noexcept { return timestamp(t.ticks + d.ticks); }
+  friend constexpr COLX_HOST_DEVICE duration<Unit> operator-(timestamp a, timestamp b) noexcept { return duration<Unit>(a.ticks - b.ticks); }
+};
+
+using date32 = timestamp<time_unit::days>;
+using timestamp_s = timestamp<time_unit::seconds>;
+using timestamp_ms = timestamp<time_unit::milliseconds>;
+using timestamp_us = timestamp<time_unit::microseconds>;
+using timestamp_ns = timestamp<time_unit::nanoseconds>;
+using duration_days = duration<time_unit::days>;
+using duration_s = duration<time_unit::seconds>;
+using duration_ms = duration<time_unit::milliseconds>;
+using duration_us = duration<time_unit::microseconds>;
+using duration_ns = duration<time_unit::nanoseconds>;
+
+// Days since the epoch of a proleptic Gregorian civil date (Howard Hinnant's algorithm).
+[[nodiscard]] constexpr COLX_HOST_DEVICE date32 date(int year, unsigned month, unsigned day) noexcept {
+  year -= month <= 2 ? 1 : 0;
+  int const era = (year >= 0 ? year : year - 399) / 400;
+  auto const year_of_era = static_cast<unsigned>(year - era * 400);
+  unsigned const day_of_year = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1;
+  unsigned const day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+  return date32(era * 146097 + static_cast<int>(day_of_era) - 719468);
+}
+
+}  // namespace colx

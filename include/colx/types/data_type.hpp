@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The run-time type of a column: an id, plus a scale for decimals. The compile-time face of the
+// same fact is the element type T of column<T>; type_to_id and id_to_type map between them.
+#include <colx/core/config.hpp>
+#include <colx/types/chrono.hpp>
+#include <colx/types/decimal.hpp>
+#include <colx/types/string_view.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace colx {
+
+enum class type_id : std::uint8_t {
+  empty,  // no type: a default-constructed column
+  bool8,  // one byte per value, 0 or 1 (Arrow packs bits; interop converts)
+  int8,
+  int16,
+  int32,
+  int64,
+  uint8,
+  uint16,
+  uint32,
+  uint64,
+  float32,
+  float64,
+  timestamp_days,
+  timestamp_seconds,
+  timestamp_milliseconds,
+  timestamp_microseconds,
+  timestamp_nanoseconds,
+  duration_days,
+  duration_seconds,
+  duration_milliseconds,
+  duration_microseconds,
+  duration_nanoseconds,
+  decimal32,
+  decimal64,
+  decimal128,
+  string,  // UTF-8, as offsets + chars children
+  num_type_ids
+};
+
+[[nodiscard]] constexpr char const* to_string(type_id id) noexcept {
+  constexpr char const* names[] = {"empty",   "bool8",   "int8",    "int16",   "int32",   "int64",
+                                   "uint8",   "uint16",  "uint32",  "uint64",  "float32", "float64",
+                                   "timestamp[days]", "timestamp[s]", "timestamp[ms]", "timestamp[us]", "timestamp[ns]",
+                                   "duration[days]",  "duration[s]",  "duration[ms]",  "duration[us]",  "duration[ns]",
+                                   "decimal32", "decimal64", "decimal128", "string"};
+  static_assert(sizeof(names) / sizeof(names[0]) == static_cast<std::size_t>(type_id::num_type_ids));
+  auto const i = static_cast<std::size_t>(id);
+  return i < static_cast<std::size_t>(type_id::num_type_ids) ? names[i] : "invalid";
+}
+
+class data_type {
+ public:
+  constexpr data_type() noexcept = default;
+  constexpr explicit data_type(type_id id) noexcept : _id(id) {}
+  // A decimal type: values are unscaled * 10^scale (negative scale: digits after the point).
+  constexpr data_type(type_id id, std::int32_t scale) noexcept : _id(id), _scale(scale) {}
+
+  [[nodiscard]] constexpr type_id id() const noexcept { return _id; }
+  [[nodiscard]] constexpr std::int32_t scale() const noexcept { return _scale; }
+
+  friend constexpr bool operator==(data_type a, data_type b) noexcept {
+    return a._id == b._id && (!is_decimal(a._id) || a._scale == b._scale);
+  }
+
+  [[nodiscard]] std::string to_string() const {
+    std::string s = colx::to_string(_id);
+    if (is_decimal(_id)) { s += "(scale " + std::to_string(_scale) + ")"; }
+    return s;
+  }
+
+  [[nodiscard]] static constexpr bool is_decimal(type_id id) noexcept {
+    return id == type_id::decimal32 || id == type_id::decimal64 || id == type_id::decimal128;
+  }
+
+ private:
+  type_id _id = type_id::empty;
+  std::int32_t _scale = 0;
+};
+
+// ---- compile-time mapping between element types and ids ----------------------------------
+
+namespace detail {
+template <type_id Id> struct id_to_type_impl { using type = void; };
+#define COLX_MAP_TYPE(Type, Id) \
+  template <> struct id_to_type_impl<type_id::Id> { using type = Type; };
+COLX_MAP_TYPE(bool, bool8)
+COLX_MAP_TYPE(std::int8_t, int8)
+COLX_MAP_TYPE(std::int16_t, int16)
+COLX_MAP_TYPE(std::int32_t, int32)
+COLX_MAP_TYPE(std::int64_t, int64)
+COLX_MAP_TYPE(std::uint8_t, uint8)
+COLX_MAP_TYPE(std::uint16_t, uint16)
+COLX_MAP_TYPE(std::uint32_t, uint32)
+COLX_MAP_TYPE(std::uint64_t, uint64)
+COLX_MAP_TYPE(float, float32)
+COLX_MAP_TYPE(double, float64)
+COLX_MAP_TYPE(date32, timestamp_days)
+COLX_MAP_TYPE(timestamp_s, timestamp_seconds)
+COLX_MAP_TYPE(timestamp_ms, timestamp_milliseconds)
+COLX_MAP_TYPE(timestamp_us, timestamp_microseconds)
+COLX_MAP_TYPE(timestamp_ns, timestamp_nanoseconds)
+COLX_MAP_TYPE(duration_days, duration_days)
+COLX_MAP_TYPE(duration_s, duration_seconds)
+COLX_MAP_TYPE(duration_ms, duration_milliseconds)
+COLX_MAP_TYPE(duration_us, duration_microseconds)
+COLX_MAP_TYPE(duration_ns, duration_nanoseconds)
+COLX_MAP_TYPE(decimal32, decimal32)
+COLX_MAP_TYPE(decimal64, decimal64)
+COLX_MAP_TYPE(decimal128, decimal128)
+COLX_MAP_TYPE(string_view, string)
+#undef COLX_MAP_TYPE
+
+template <class T, std::size_t I = 1>
+constexpr type_id find_id() {
+  if constexpr (I == static_cast<std::size_t>(type_id::num_type_ids)) {
+    return type_id::empty;
+  } else if constexpr (std::is_same_v<T, typename id_to_type_impl<static_cast<type_id>(I)>::type>) {
+    return static_cast<type_id>(I);
+  } else {
+    return find_id<T, I + 1>();
+  }
+}
+}  // namespace detail
+
+// The element type of a column of type `Id` (string_view for strings).
+template <type_id Id>
+using id_to_type = typename detail::id_to_type_impl<Id>::type;
+
+// True for the element types colx columns can hold.
+template <class T>
+concept column_element = detail::find_id<T>() != type_id::empty;
+
+// True for element types stored one fixed-size value per row (all but strings).
+template <class T>
+concept fixed_width_element = column_element<T> && !std::is_same_v<T, string_view>;
+
+template <class T>
+  requires column_element<T>
+inline constexpr type_id type_to_id = detail::find_id<T>();
+
+// The data_type of elements of type T (scale 0 for decimals: pass the scale at run time).
+template <column_element T>
+[[nodiscard]] constexpr data_type data_type_of(std::int32_t scale = 0) noexcept {
+  return data_type{type_to_id<T>, scale};
+}
+
+[[nodiscard]] constexpr bool is_fixed_width(type_id id) noexcept { return id != type_id::empty && id != type_id::string; }
+
+}  // namespace colx

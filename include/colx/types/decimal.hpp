@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Fixed-point decimals as Arrow stores them: an integer of 32, 64 or 128 bits holding
+// value * 10^scale. The scale belongs to the column's data_type, not to each element.
+#include <colx/core/config.hpp>
+
+#include <cstdint>
+
+namespace colx {
+
+template <class Rep>
+struct decimal {
+  using rep = Rep;
+  Rep unscaled;
+
+  friend constexpr COLX_HOST_DEVICE bool operator==(decimal a, decimal b) noexcept { return a.unscaled == b.unscaled; }
+  friend constexpr COLX_HOST_DEVICE bool operator!=(decimal a, decimal b) noexcept { return a.unscaled != b.unscaled; }
+  friend constexpr COLX_HOST_DEVICE bool operator<(decimal a, decimal b) noexcept { return a.unscaled < b.unscaled; }
+  friend constexpr COLX_HOST_DEVICE bool operator<=(decimal a, decimal b) noexcept { return a.unscaled <= b.unscaled; }
+  friend constexpr COLX_HOST_DEVICE bool operator>(decimal a, decimal b) noexcept { return a.unscaled > b.unscaled; }
+  friend constexpr COLX_HOST_DEVICE bool operator>=(decimal a, decimal b) noexcept { return a.unscaled >= b.unscaled; }
+};
+
+using int128_t = __int128;  // g++ and nvcc both have it; Arrow's decimal128 is its little-endian bytes
+
+using decimal32 = decimal<std::int32_t>;
+using decimal64 = decimal<std::int64_t>;
+using decimal128 = decimal<int128_t>;
+
+}  // namespace colx
