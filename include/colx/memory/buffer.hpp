@@ -14,8 +14,8 @@ namespace colx {
 
 class buffer {
  public:
-  // An empty buffer in memory of the current default kind.
-  buffer() : _mr(get_current_resource()) {}
+  // An empty buffer. It allocates nothing, so it needs no device: it refers to the host resource.
+  buffer() : _mr(detail::default_host_resource()) {}
 
   // `bytes` uninitialised bytes from `mr`, ready for work ordered on `stream`.
   explicit buffer(std::size_t bytes, stream_ref stream = {}, resource_ref mr = get_current_resource())

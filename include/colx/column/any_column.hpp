@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// An owning, run-time typed column: data buffer, validity mask (empty when the column has no
+// nulls), null count and children (a strings column's offsets; its data buffer is the chars).
+// The typed owners column<T> and strings_column wrap one of these, so moving between the typed
+// and untyped faces never copies.
+#include <colx/column/any_column_view.hpp>
+#include <colx/memory/buffer.hpp>
+#include <colx/types/type_dispatch.hpp>
+
+#include <utility>
+#include <vector>
+
+namespace colx {
+
+class any_column {
+ public:
+  any_column() = default;
+
+  // Takes ownership of the buffers; checks that they can hold `size` rows of `type`.
+  any_column(data_type type, size_type size, buffer data, buffer mask = {}, size_type null_count = 0,
+             std::vector<any_column> children = {})
+      : _type(type), _size(size), _null_count(null_count), _data(std::move(data)), _mask(std::move(mask)),
+        _children(std::move(children)) {
+    COLX_EXPECTS(size >= 0, "a column cannot have a negative size (", size, ")");
+    COLX_EXPECTS(type.id() != type_id::empty || size == 0, "an empty-typed column cannot have rows");
+    if (is_fixed_width(type.id())) {
+      COLX_EXPECTS(_data.size() >= static_cast<std::size_t>(size) * size_of(type), "a data buffer of ", _data.size(),
+                   " bytes cannot hold ", size, " rows of ", type.to_string());
+    }
+    COLX_EXPECTS(_mask.empty() || _mask.size() >= static_cast<std::size_t>(bitmask_words(size)) * sizeof(bitmask_type),
+                 "a mask of ", _mask.size(), " bytes cannot hold ", size, " bits");
+    COLX_EXPECTS(0 <= null_count && null_count <= size, "null count ", null_count, " is outside [0, ", size, "]");
+    COLX_EXPECTS(!_mask.empty() || null_count == 0, "a column without a validity mask cannot have ", null_count, " nulls");
+    COLX_EXPECTS(_mask.empty() || _mask.kind() == _data.kind() || _data.empty(), "mask and data live in different memory (",
+                 to_string(_mask.kind()), " and ", to_string(_data.kind()), ")");
+    if (type.id() == type_id::string) {
+      COLX_EXPECTS(_children.size() == 1, "a strings column needs one child (its offsets), not ", _children.size());
+      auto const& offsets = _children.front();
+      COLX_EXPECTS(offsets.type().id() == type_id::int32 || offsets.type().id() == type_id::int64,
+                   "strings offsets must be int32 or int64, not ", offsets.type().to_string());
+      COLX_EXPECTS(offsets.size() == size + 1 || (size == 0 && offsets.size() == 0), "a strings column of ", size,
+                   " rows needs ", size + 1, " offsets, not ", offsets.size());
+      COLX_EXPECTS(offsets.null_count() == 0, "strings offsets cannot be null");
+    }
+  }
+
+  any_column(any_column&&) noexcept = default;
+  any_column& operator=(any_column&&) noexcept = default;
+  any_column(any_column const&) = delete;  // deep copies are explicit: colx::copy(view, stream, mr)
+  any_column& operator=(any_column const&) = delete;
+
+  [[nodiscard]] data_type type() const noexcept { return _type; }
+  [[nodiscard]] size_type size() const noexcept { return _size; }
+  [[nodiscard]] bool empty() const noexcept { return _size == 0; }
+  [[nodiscard]] size_type null_count() const noexcept { return _null_count; }
+  [[nodiscard]] bool has_nulls() const noexcept { return _null_count > 0; }
+  [[nodiscard]] bool nullable() const noexcept { return !_mask.empty(); }
+  [[nodiscard]] memory_kind kind() const noexcept { return _data.kind(); }
+  [[nodiscard]] std::vector<any_column> const& children() const noexcept { return _children; }
+
+  [[nodiscard]] buffer const& data() const noexcept { return _data; }
+  [[nodiscard]] buffer const& mask() const noexcept { return _mask; }
+  // Writable access for code that fills the column it owns; the null count is the caller's to keep.
+  [[nodiscard]] void* mutable_data() noexcept { return _data.data(); }
+  [[nodiscard]] bitmask_type* mutable_null_mask() noexcept { return static_cast<bitmask_type*>(_mask.data()); }
+  void set_null_count(size_type null_count) {
+    COLX_EXPECTS(0 <= null_count && null_count <= _size && (nullable() || null_count == 0), "null count ", null_count,
+                 " is impossible for this column");
+    _null_count = null_count;
+  }
+
+  [[nodiscard]] any_column_view view() const {
+    std::vector<any_column_view> children;
+    children.reserve(_children.size());
+    for (auto const& c : _children) { children.push_back(c.view()); }
+    return any_column_view(_type, _size, _data.data(), _data.kind(), static_cast<bitmask_type const*>(_mask.data()),
+                           _null_count, 0, std::move(children));
+  }
+  operator any_column_view() const { return view(); }  // NOLINT
+
+  // The parts, for whoever takes them over.
+  struct contents {
+    buffer data;
+    buffer mask;
+    std::vector<any_column> children;
+  };
+  [[nodiscard]] contents release() && noexcept {
+    _size = _null_count = 0;
+    return {std::move(_data), std::move(_mask), std::move(_children)};
+  }
+
+ private:
+  data_type _type{};
+  size_type _size = 0;
+  size_type _null_count = 0;
+  buffer _data;
+  buffer _mask;
+  std::vector<any_column> _children;
+};
+
+}  // namespace colx

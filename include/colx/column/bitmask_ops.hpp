@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Word-wise bitmask algorithms on either backend: counting nulls, copying a mask sliced at any
+// bit offset to offset 0, and AND-ing masks. Each touches 32 rows per operation.
+#include <colx/column/bitmask.hpp>
+#include <colx/exec/dispatch.hpp>
+#include <colx/memory/buffer.hpp>
+
+#include <span>
+
+namespace colx {
+namespace detail {
+
+struct count_set_bits_fn {
+  bitmask_type const* mask;
+  size_type begin, end;
+  COLX_HOST_DEVICE size_type operator()(size_type w) const {
+    size_type const first = begin + w * bits_per_word;
+    return popcount(word_at(mask, first, end) & low_bits(end - first));
+  }
+};
+
+struct copy_bits_fn {
+  bitmask_type* out;
+  bitmask_type const* in;
+  size_type begin, end;
+  COLX_HOST_DEVICE void operator()(size_type w) const {
+    size_type const first = begin + w * bits_per_word;
+    out[w] = word_at(in, first, end) & low_bits(end - first);
+  }
+};
+
+struct and_bits_fn {
+  bitmask_type* out;
+  bitmask_type const* in;
+  size_type begin, end;
+  COLX_HOST_DEVICE void operator()(size_type w) const {
+    size_type const first = begin + w * bits_per_word;
+    out[w] &= word_at(in, first, end);
+  }
+};
+
+struct sum_fn {
+  template <class T>
+  COLX_HOST_DEVICE T operator()(T a, T b) const { return a + b; }
+};
+
+inline void check_bit_range(size_type begin, size_type end) {
+  COLX_EXPECTS_AS(out_of_range, 0 <= begin && begin <= end, "bit range [", begin, ", ", end, ") is invalid");
+}
+
+}  // namespace detail
+
+// A mask and the bit at which its rows start: one input of bitmask_and.
+struct bitmask_slice {
+  bitmask_type const* mask;  // null: all rows valid
+  size_type offset;
+};
+
+// The number of set (valid) bits in [begin, end) of `mask`, which lives in memory of `kind`.
+// Returns a host value, so it synchronises the stream.
+[[nodiscard]] inline size_type count_set_bits(bitmask_type const* mask, size_type begin, size_type end,
+                                              memory_kind kind, stream_ref stream = {}) {
+  detail::check_bit_range(begin, end);
+  if (mask == nullptr) { return end - begin; }
+  return on_backend(kind, stream, [&](auto const& exec) {
+    return exec.transform_reduce(bitmask_words(end - begin), size_type{0}, detail::count_set_bits_fn{mask, begin, end},
+                                 detail::sum_fn{});
+  });
+}
+
+// The number of unset (null) bits in [begin, end); zero for a null mask.
+[[nodiscard]] inline size_type count_unset_bits(bitmask_type const* mask, size_type begin, size_type end,
+                                                memory_kind kind, stream_ref stream = {}) {
+  return (end - begin) - count_set_bits(mask, begin, end, kind, stream);
+}
+
+// A new mask of `bits` bits, all valid or all null.
+[[nodiscard]] inline buffer create_bitmask(size_type bits, bool valid, stream_ref stream = {},
+                                           resource_ref mr = get_current_resource()) {
+  COLX_EXPECTS(bits >= 0, "a bitmask cannot have a negative number of bits (", bits, ")");
+  buffer mask(bitmask_allocation_bytes(bits), stream, mr);
+  detail::fill_bytes(mask.data(), mask.kind(), valid ? 0xFF : 0x00, mask.size(), stream);
+  return mask;
+}
+
+// Bits [begin, end) of `mask` (in memory of `kind`) as a new mask starting at bit 0, with the
+// bits past the end cleared.
+[[nodiscard]] inline buffer copy_bitmask(bitmask_type const* mask, size_type begin, size_type end, memory_kind kind,
+                                         stream_ref stream = {}, resource_ref mr = get_current_resource()) {
+  detail::check_bit_range(begin, end);
+  COLX_EXPECTS(mask != nullptr, "copy_bitmask needs a mask");
+  buffer out(bitmask_allocation_bytes(end - begin), stream, mr);
+  COLX_EXPECTS(out.kind() == kind || (is_host_accessible(out.kind()) && is_host_accessible(kind)),
+               "copy_bitmask copies within one kind of memory; copy the column to move it");
+  // The padding past the last word is zeroed so the mask hashes and compares deterministically.
+  detail::fill_bytes(out.data(), out.kind(), 0, out.size(), stream);
+  on_backend(kind, stream, [&](auto const& exec) {
+    exec.for_each_n(bitmask_words(end - begin), detail::copy_bits_fn{static_cast<bitmask_type*>(out.data()), mask, begin, end});
+  });
+  return out;
+}
+
+// The AND of `bits` rows of several masks, each starting at its own bit offset: a row is valid
+// when it is valid in every input. Null inputs (all valid) are skipped; if every input is null,
+// the result is an empty buffer (no mask) with null count 0.
+struct bitmask_and_result {
+  buffer mask;
+  size_type null_count;
+};
+
+[[nodiscard]] inline bitmask_and_result bitmask_and(std::span<bitmask_slice const> masks, size_type bits,
+                                                    memory_kind kind, stream_ref stream = {},
+                                                    resource_ref mr = get_current_resource()) {
+  bitmask_and_result result{buffer(0, stream, mr), 0};
+  bool first = true;
+  for (auto const& m : masks) {
+    if (m.mask == nullptr) { continue; }
+    if (first) {
+      result.mask = copy_bitmask(m.mask, m.offset, m.offset + bits, kind, stream, mr);
+      first = false;
+      continue;
+    }
+    on_backend(kind, stream, [&](auto const& exec) {
+      exec.for_each_n(bitmask_words(bits), detail::and_bits_fn{static_cast<bitmask_type*>(result.mask.data()), m.mask,
+                                                               m.offset, m.offset + bits});
+    });
+  }
+  if (!first) {
+    result.null_count = count_unset_bits(static_cast<bitmask_type const*>(result.mask.data()), 0, bits, kind, stream);
+  }
+  return result;
+}
+
+}  // namespace colx

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// An owning, typed, fixed-width column: a thin typed handle over an any_column, so converting
+// between column<T> and any_column is a move, never a copy.
+#include <colx/column/any_column.hpp>
+#include <colx/column/column_view.hpp>
+#include <colx/memory/uvector.hpp>
+
+#include <utility>
+
+namespace colx {
+
+template <class T>
+class column {
+  static_assert(fixed_width_element<T>,
+                "column<T> needs a fixed-width element type (bool, integers, floats, timestamps, durations, "
+                "decimals); use strings_column for strings");
+
+ public:
+  using value_type = T;
+
+  // An empty column of T.
+  column() : _column(data_type_of<T>(), 0, buffer{}) {}
+
+  // Takes over values and an optional mask (empty: no nulls). `type` carries a decimal's scale.
+  explicit column(uvector<T>&& values, buffer&& mask = {}, size_type null_count = 0, data_type type = data_type_of<T>())
+      : _column(checked(type), values.size(), std::move(values).release(), std::move(mask), null_count) {}
+
+  // Checked: throws schema_error unless `c` holds T.
+  explicit column(any_column&& c) : _column(std::move(c)) {
+    COLX_EXPECTS_AS(schema_error, _column.type().id() == type_to_id<T>, "column has type ", _column.type().to_string(),
+                    ", not the requested ", to_string(type_to_id<T>));
+  }
+
+  [[nodiscard]] size_type size() const noexcept { return _column.size(); }
+  [[nodiscard]] bool empty() const noexcept { return _column.empty(); }
+  [[nodiscard]] size_type null_count() const noexcept { return _column.null_count(); }
+  [[nodiscard]] bool has_nulls() const noexcept { return _column.has_nulls(); }
+  [[nodiscard]] bool nullable() const noexcept { return _column.nullable(); }
+  [[nodiscard]] memory_kind kind() const noexcept { return _column.kind(); }
+  [[nodiscard]] data_type type() const noexcept { return _column.type(); }
+
+  [[nodiscard]] T const* data() const noexcept { return static_cast<T const*>(_column.data().data()); }
+  [[nodiscard]] T* mutable_data() noexcept { return static_cast<T*>(_column.mutable_data()); }
+  [[nodiscard]] bitmask_type const* null_mask() const noexcept {
+    return static_cast<bitmask_type const*>(_column.mask().data());
+  }
+  [[nodiscard]] bitmask_type* mutable_null_mask() noexcept { return _column.mutable_null_mask(); }
+  void set_null_count(size_type n) { _column.set_null_count(n); }
+
+  [[nodiscard]] column_view<T> view() const {
+    return column_view<T>(data(), size(), kind(), null_mask(), null_count(), 0, type());
+  }
+  operator column_view<T>() const { return view(); }          // NOLINT
+  operator any_column_view() const { return _column.view(); }  // NOLINT
+  [[nodiscard]] column_device_view<T> device_view() const { return view().device_view(); }
+  [[nodiscard]] mutable_column_device_view<T> mutable_device_view() noexcept {
+    return {mutable_data(), mutable_null_mask(), size()};
+  }
+
+  [[nodiscard]] any_column const& untyped() const noexcept { return _column; }
+  [[nodiscard]] any_column release() && noexcept { return std::move(_column); }
+
+ private:
+  static data_type checked(data_type type) {
+    COLX_EXPECTS_AS(schema_error, type.id() == type_to_id<T>, "a column<", to_string(type_to_id<T>),
+                    "> cannot have type ", type.to_string());
+    return type;
+  }
+
+  any_column _column;
+};
+
+}  // namespace colx

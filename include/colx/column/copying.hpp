@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Deep copies, concatenation and moves between memories, for every column type. Kernels run on
+// the backend that owns the inputs; a copy to another kind of memory first compacts the rows in
+// the source memory (only when the view is a slice), then moves whole buffers.
+#include <colx/column/column.hpp>
+#include <colx/column/strings_column.hpp>
+#include <colx/exec/dispatch.hpp>
+
+#include <algorithm>
+#include <limits>
+#include <span>
+#include <vector>
+
+namespace colx {
+namespace detail {
+
+// Writes `count` bits of `in` from bit `in_begin` into `out` from bit `out_begin`, leaving the
+// other bits of the words it touches alone. Call k handles the k-th output word of the range, so
+// no two threads share a word; ranges of successive calls may share a boundary word, which
+// stream order (or the host's program order) serialises.
+struct insert_bits_fn {
+  bitmask_type* out;
+  bitmask_type const* in;  // null: all valid
+  size_type in_begin, out_begin, count;
+  COLX_HOST_DEVICE void operator()(size_type k) const {
+    size_type const w = out_begin / bits_per_word + k;
+    size_type const word_begin = w * bits_per_word;
+    size_type const lo = word_begin > out_begin ? word_begin : out_begin;
+    size_type const end = out_begin + count;
+    size_type const hi = word_begin + bits_per_word < end ? word_begin + bits_per_word : end;
+    bitmask_type const bits_mask = low_bits(hi - lo) << (lo - word_begin);
+    bitmask_type const src =
+        in == nullptr ? ~bitmask_type{0} : word_at(in, in_begin + (lo - out_begin), in_begin + count);
+    out[w] = (out[w] & ~bits_mask) | ((src << (lo - word_begin)) & bits_mask);
+  }
+};
+
+template <class In, class Out>
+struct rebase_offsets_fn {
+  Out* out;
+  In const* in;
+  In in_base;
+  Out out_base;
+  COLX_HOST_DEVICE void operator()(size_type i) const { out[i] = static_cast<Out>(in[i] - in_base) + out_base; }
+};
+
+template <class T>
+[[nodiscard]] T read_value(T const* p, memory_kind kind, stream_ref stream) {
+  T value;
+  copy_bytes(&value, memory_kind::host, p, kind, sizeof(T), stream);
+  return value;
+}
+
+inline memory_kind common_kind(std::span<any_column_view const> views) {
+  COLX_EXPECTS(!views.empty(), "concatenate needs at least one column");
+  memory_kind const kind = views.front().kind();
+  for (auto const& v : views) {
+    COLX_EXPECTS(is_host_accessible(v.kind()) == is_host_accessible(kind),
+                 "concatenate needs all columns in one kind of memory; found ", to_string(kind), " and ",
+                 to_string(v.kind()), ": copy them first");
+  }
+  return kind;
+}
+
+// The rows' validity as a new mask, or an empty buffer when no input has a mask.
+inline buffer concatenate_masks(std::span<any_column_view const> views, size_type total, memory_kind kind,
+                                stream_ref stream, resource_ref mr) {
+  bool const any_mask = std::any_of(views.begin(), views.end(), [](auto const& v) { return v.nullable(); });
+  if (!any_mask) { return buffer(0, stream, mr); }
+  buffer mask = create_bitmask(total, true, stream, mr);
+  auto* out = static_cast<bitmask_type*>(mask.data());
+  size_type row = 0;
+  for (auto const& v : views) {
+    if (v.nullable() && !v.empty()) {
+      size_type const words = bitmask_words(row + v.size()) - row / bits_per_word;
+      on_backend(kind, stream, [&](auto const& exec) {
+        exec.for_each_n(words, insert_bits_fn{out, v.null_mask(), v.offset(), row, v.size()});
+      });
+    }
+    row += v.size();
+  }
+  return mask;
+}
+
+struct concatenate_strings_offsets {
+  std::span<any_column_view const> views;
+  memory_kind kind;
+  stream_ref stream;
+
+  // Appends each view's rebased offsets to `out` and returns the chars each view contributes.
+  template <class Out>
+  std::vector<std::pair<size_type, size_type>> operator()(Out* out) const {
+    std::vector<std::pair<size_type, size_type>> char_ranges;
+    size_type row = 0;
+    Out chars = 0;
+    for (auto const& v : views) {
+      strings_column_view const s(v);
+      auto const ranges = s.visit([&](auto const& dv) {
+        using In = std::remove_cv_t<std::remove_pointer_t<decltype(dv.offsets)>>;
+        if (s.empty()) { return std::pair<size_type, size_type>{0, 0}; }
+        In const first = read_value(dv.offsets, kind, stream);
+        In const last = read_value(dv.offsets + s.size(), kind, stream);
+        on_backend(kind, stream, [&](auto const& exec) {
+          exec.for_each_n(s.size() + 1, rebase_offsets_fn<In, Out>{out + row, dv.offsets, first, chars});
+        });
+        return std::pair<size_type, size_type>{first, last};
+      });
+      char_ranges.push_back(ranges);
+      chars += static_cast<Out>(ranges.second - ranges.first);
+      row += s.size();
+    }
+    if (row == 0) { copy_bytes(out, kind, &chars, memory_kind::host, sizeof(Out), stream); }
+    return char_ranges;
+  }
+};
+
+inline any_column concatenate_strings(std::span<any_column_view const> views, size_type total, memory_kind kind,
+                                      stream_ref stream, resource_ref mr) {
+  size_type total_chars = 0;
+  bool any_large = false;
+  for (auto const& v : views) {
+    strings_column_view const s(v);
+    any_large = any_large || s.offset_type() == type_id::int64;
+    if (s.empty()) { continue; }
+    total_chars += s.visit([&](auto const& dv) {
+      return static_cast<size_type>(read_value(dv.offsets + s.size(), kind, stream)) -
+             static_cast<size_type>(read_value(dv.offsets, kind, stream));
+    });
+  }
+  bool const large = any_large || total_chars > std::numeric_limits<std::int32_t>::max();
+  data_type const offset_type{large ? type_id::int64 : type_id::int32};
+  buffer offsets((total + 1) * size_of(offset_type), stream, mr);
+  concatenate_strings_offsets const append{views, kind, stream};
+  auto const char_ranges = large ? append(static_cast<std::int64_t*>(offsets.data()))
+                                 : append(static_cast<std::int32_t*>(offsets.data()));
+  buffer chars(static_cast<std::size_t>(total_chars), stream, mr);
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < views.size(); ++i) {
+    auto const [first, last] = char_ranges[i];
+    auto const bytes = static_cast<std::size_t>(last - first);
+    copy_bytes(static_cast<char*>(chars.data()) + at, kind, static_cast<char const*>(views[i].head()) + first, kind, bytes,
+               stream);
+    at += bytes;
+  }
+  std::vector<any_column> children;
+  children.emplace_back(offset_type, total + 1, std::move(offsets));
+  size_type nulls = 0;
+  for (auto const& v : views) { nulls += v.null_count(); }
+  buffer mask = concatenate_masks(views, total, kind, stream, mr);
+  return any_column(data_type{type_id::string}, total, std::move(chars), std::move(mask), nulls, std::move(children));
+}
+
+// Moves a compact column (offset 0, strings offsets starting at 0) to memory from `mr`, buffer by buffer.
+inline buffer transfer(buffer const& b, stream_ref stream, resource_ref mr) { return buffer(b, stream, mr); }
+inline any_column transfer(any_column const& c, stream_ref stream, resource_ref mr) {
+  std::vector<any_column> children;
+  for (auto const& child : c.children()) { children.push_back(transfer(child, stream, mr)); }
+  return any_column(c.type(), c.size(), transfer(c.data(), stream, mr),
+                    c.nullable() ? transfer(c.mask(), stream, mr) : buffer(0, stream, mr), c.null_count(),
+                    std::move(children));
+}
+
+}  // namespace detail
+
+// The rows of all `views`, in order, as one new column in memory from `mr`. All views must have
+// the same type and live in the same kind of memory as `mr` allocates (host or device).
+[[nodiscard]] inline any_column concatenate(std::span<any_column_view const> views, stream_ref stream = {},
+                                            resource_ref mr = get_current_resource()) {
+  memory_kind const kind = detail::common_kind(views);
+  COLX_EXPECTS(is_host_accessible(mr.kind()) == is_host_accessible(kind), "concatenate writes ",
+               to_string(mr.kind()), " memory from ", to_string(kind), " columns: copy them there first");
+  data_type const type = views.front().type();
+  size_type total = 0;
+  for (auto const& v : views) {
+    COLX_EXPECTS_AS(schema_error, v.type() == type, "concatenate needs one type; found ", type.to_string(), " and ",
+                    v.type().to_string());
+    total += v.size();
+  }
+  if (type.id() == type_id::string) { return detail::concatenate_strings(views, total, kind, stream, mr); }
+  std::size_t const width = size_of(type);
+  buffer data(static_cast<std::size_t>(total) * width, stream, mr);
+  std::size_t at = 0;
+  size_type nulls = 0;
+  for (auto const& v : views) {
+    auto const bytes = static_cast<std::size_t>(v.size()) * width;
+    detail::copy_bytes(static_cast<char*>(data.data()) + at, data.kind(),
+                       static_cast<char const*>(v.head()) + static_cast<std::size_t>(v.offset()) * width, v.kind(), bytes,
+                       stream);
+    at += bytes;
+    nulls += v.null_count();
+  }
+  buffer mask = detail::concatenate_masks(views, total, kind, stream, mr);
+  return any_column(type, total, std::move(data), std::move(mask), nulls);
+}
+
+template <class T>
+[[nodiscard]] column<T> concatenate(std::span<column_view<T> const> views, stream_ref stream = {},
+                                    resource_ref mr = get_current_resource()) {
+  std::vector<any_column_view> untyped(views.begin(), views.end());
+  return column<T>(concatenate(untyped, stream, mr));
+}
+
+// A deep copy of the view's rows into memory from `mr`, of any kind: this is also how columns
+// move between host and device.
+[[nodiscard]] inline any_column copy(any_column_view const& view, stream_ref stream = {},
+                                     resource_ref mr = get_current_resource()) {
+  if (is_host_accessible(mr.kind()) == is_host_accessible(view.kind())) {
+    return concatenate(std::span<any_column_view const>(&view, 1), stream, mr);
+  }
+  // Across the bus: compact in the source memory, then move whole buffers.
+  any_column compact = concatenate(std::span<any_column_view const>(&view, 1), stream, get_current_resource(view.kind()));
+  return detail::transfer(compact, stream, mr);
+}
+
+template <class T>
+[[nodiscard]] column<T> copy(column_view<T> const& view, stream_ref stream = {}, resource_ref mr = get_current_resource()) {
+  return column<T>(copy(any_column_view(view), stream, mr));
+}
+template <class T>
+[[nodiscard]] column<T> copy(column<T> const& c, stream_ref stream = {}, resource_ref mr = get_current_resource()) {
+  return copy(c.view(), stream, mr);
+}
+[[nodiscard]] inline strings_column copy(strings_column_view const& view, stream_ref stream = {},
+                                         resource_ref mr = get_current_resource()) {
+  return strings_column(copy(view.untyped(), stream, mr));
+}
+[[nodiscard]] inline strings_column copy(strings_column const& c, stream_ref stream = {},
+                                         resource_ref mr = get_current_resource()) {
+  return copy(c.view(), stream, mr);
+}
+
+// Copies to device memory (the current device resource by default). Needs the CUDA backend.
+template <class View>
+[[nodiscard]] auto to_device(View const& view, stream_ref stream = {}, resource_ref mr = get_current_resource(memory_kind::device)) {
+  return copy(view, stream, mr);
+}
+
+// Copies to host memory (the current host resource by default; pass the pinned resource for
+// fast transfers). Returns once the data is on the host.
+template <class View>
+[[nodiscard]] auto to_host(View const& view, stream_ref stream = {}, resource_ref mr = get_current_host_resource()) {
+  auto out = copy(view, stream, mr);
+  stream.synchronize();
+  return out;
+}
+
+}  // namespace colx
