@@ -24,7 +24,10 @@ class column {
 
   // Takes over values and an optional mask (empty: no nulls). `type` carries a decimal's scale.
   explicit column(uvector<T>&& values, buffer&& mask = {}, size_type null_count = 0, data_type type = data_type_of<T>())
-      : _column(checked(type), values.size(), std::move(values).release(), std::move(mask), null_count) {}
+  {
+    size_type const size = values.size();  // before release(): argument order is unspecified
+    _column = any_column(checked(type), size, std::move(values).release(), std::move(mask), null_count);
+  }
 
   // Checked: throws schema_error unless `c` holds T.
   explicit column(any_column&& c) : _column(std::move(c)) {
