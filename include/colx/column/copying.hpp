@@ -151,13 +151,27 @@ inline any_column concatenate_strings(std::span<any_column_view const> views, si
   return any_column(data_type{type_id::string}, total, std::move(chars), std::move(mask), nulls, std::move(children));
 }
 
-// Moves a compact column (offset 0, strings offsets starting at 0) to memory from `mr`, buffer by buffer.
-inline buffer transfer(buffer const& b, stream_ref stream, resource_ref mr) { return buffer(b, stream, mr); }
+// A copy of an unsliced fixed-width view in memory from `mr`, buffer by buffer: the move across
+// the bus needs no kernel when the rows already start at row 0.
+inline any_column transfer(any_column_view const& view, stream_ref stream, resource_ref mr) {
+  std::size_t const bytes = static_cast<std::size_t>(view.size()) * size_of(view.type());
+  buffer data(view.head(), view.kind(), bytes, stream, mr);
+  buffer mask(0, stream, mr);
+  if (view.nullable()) {
+    mask = buffer(bitmask_allocation_bytes(view.size()), stream, mr);
+    std::size_t const used = static_cast<std::size_t>(bitmask_words(view.size())) * sizeof(bitmask_type);
+    copy_bytes(mask.data(), mask.kind(), view.null_mask(), view.kind(), used, stream);
+    fill_bytes(static_cast<char*>(mask.data()) + used, mask.kind(), 0, mask.size() - used, stream);
+  }
+  return any_column(view.type(), view.size(), std::move(data), std::move(mask), view.null_count());
+}
+
+// The same for a compact column of any type, children included.
 inline any_column transfer(any_column const& c, stream_ref stream, resource_ref mr) {
   std::vector<any_column> children;
   for (auto const& child : c.children()) { children.push_back(transfer(child, stream, mr)); }
-  return any_column(c.type(), c.size(), transfer(c.data(), stream, mr),
-                    c.nullable() ? transfer(c.mask(), stream, mr) : buffer(0, stream, mr), c.null_count(),
+  return any_column(c.type(), c.size(), buffer(c.data(), stream, mr),
+                    c.nullable() ? buffer(c.mask(), stream, mr) : buffer(0, stream, mr), c.null_count(),
                     std::move(children));
 }
 
@@ -208,7 +222,8 @@ template <class T>
   if (is_host_accessible(mr.kind()) == is_host_accessible(view.kind())) {
     return concatenate(std::span<any_column_view const>(&view, 1), stream, mr);
   }
-  // Across the bus: compact in the source memory, then move whole buffers.
+  // Across the bus: compact in the source memory if the view is a slice, then move whole buffers.
+  if (view.offset() == 0 && is_fixed_width(view.type().id())) { return detail::transfer(view, stream, mr); }
   any_column compact = concatenate(std::span<any_column_view const>(&view, 1), stream, get_current_resource(view.kind()));
   return detail::transfer(compact, stream, mr);
 }

@@ -17,6 +17,10 @@
 namespace colx {
 namespace detail {
 
+// std::vector<bool> packs bits and has no data(): bools are staged on the host as bytes.
+template <class T>
+using host_staging_t = std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>;
+
 // Host words of a mask with bit i set where valid(i); returns the words and the null count.
 template <class Valid>
 std::pair<std::vector<bitmask_type>, size_type> host_bitmask(size_type n, Valid valid) {
@@ -69,7 +73,12 @@ template <fixed_width_element T>
 template <fixed_width_element T>
 [[nodiscard]] column<T> make_column(std::vector<T> const& values, stream_ref stream = {},
                                     resource_ref mr = get_current_resource()) {
-  return make_column(std::span<T const>(values), stream, mr);
+  if constexpr (std::is_same_v<T, bool>) {
+    std::vector<std::uint8_t> const bytes(values.begin(), values.end());
+    return column<T>(uvector<T>(std::span<T const>(reinterpret_cast<bool const*>(bytes.data()), bytes.size()), stream, mr));
+  } else {
+    return make_column(std::span<T const>(values), stream, mr);
+  }
 }
 
 // A column where std::nullopt is null. It has a validity mask only if some value is null.
@@ -77,12 +86,12 @@ template <fixed_width_element T>
 [[nodiscard]] column<T> make_column(std::vector<std::optional<T>> const& values, stream_ref stream = {},
                                     resource_ref mr = get_current_resource()) {
   auto const n = static_cast<size_type>(values.size());
-  std::vector<T> dense(values.size(), T{});
+  std::vector<detail::host_staging_t<T>> dense(values.size(), detail::host_staging_t<T>{});
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (values[i]) { dense[i] = *values[i]; }
   }
   auto [words, nulls] = detail::host_bitmask(n, [&](size_type i) { return values[static_cast<std::size_t>(i)].has_value(); });
-  uvector<T> data(std::span<T const>(dense), stream, mr);
+  uvector<T> data(std::span<T const>(reinterpret_cast<T const*>(dense.data()), dense.size()), stream, mr);
   buffer mask = nulls == 0 ? buffer(0, stream, mr)
                            : buffer(words.data(), memory_kind::host, words.size() * sizeof(bitmask_type), stream, mr);
   return column<T>(std::move(data), std::move(mask), nulls);
@@ -158,9 +167,13 @@ template <fixed_width_element T>
 // The view's values on the host; null rows hold unspecified values.
 template <class T>
 [[nodiscard]] std::vector<T> to_vector(column_view<T> const& view, stream_ref stream = {}) {
-  std::vector<T> out(static_cast<std::size_t>(view.size()));
+  std::vector<detail::host_staging_t<T>> out(static_cast<std::size_t>(view.size()));
   detail::copy_bytes(out.data(), memory_kind::host, view.data(), view.kind(), out.size() * sizeof(T), stream);
-  return out;
+  if constexpr (std::is_same_v<T, bool>) {
+    return std::vector<bool>(out.begin(), out.end());
+  } else {
+    return out;
+  }
 }
 
 // The view's rows on the host, std::nullopt for nulls.

@@ -82,4 +82,23 @@ using duration_ns = duration<time_unit::nanoseconds>;
   return date32(era * 146097 + static_cast<int>(day_of_era) - 719468);
 }
 
+struct civil_date {
+  int year;
+  unsigned month;
+  unsigned day;
+};
+
+// The proleptic Gregorian date of a day count since the epoch (the inverse of date()).
+[[nodiscard]] constexpr COLX_HOST_DEVICE civil_date to_civil(date32 d) noexcept {
+  int const z = d.ticks + 719468;
+  int const era = (z >= 0 ? z : z - 146096) / 146097;
+  auto const day_of_era = static_cast<unsigned>(z - era * 146097);
+  unsigned const year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
+  unsigned const day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+  unsigned const mp = (5 * day_of_year + 2) / 153;
+  unsigned const day = day_of_year - (153 * mp + 2) / 5 + 1;
+  unsigned const month = mp < 10 ? mp + 3 : mp - 9;
+  return {static_cast<int>(year_of_era) + era * 400 + (month <= 2 ? 1 : 0), month, day};
+}
+
 }  // namespace colx

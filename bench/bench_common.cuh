@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Shared by the benchmarks: event timing (median of repetitions), the device name, and a tiny
+// JSON record writer. No fmt: it does not compile under nvcc in C++20 mode.
+#include <colx/gpu/cuda_try.cuh>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace colx::bench {
+
+// Median milliseconds of `reps` runs of f(), each timed with CUDA events on `stream`, after `warmup`.
+template <class F>
+double time_ms(cudaStream_t stream, F&& f, int reps = 20, int warmup = 3) {
+  for (int i = 0; i < warmup; ++i) { f(); }
+  COLX_CUDA_TRY(cudaStreamSynchronize(stream));
+  cudaEvent_t start, stop;
+  COLX_CUDA_TRY(cudaEventCreate(&start));
+  COLX_CUDA_TRY(cudaEventCreate(&stop));
+  std::vector<double> times;
+  for (int i = 0; i < reps; ++i) {
+    COLX_CUDA_TRY(cudaEventRecord(start, stream));
+    f();
+    COLX_CUDA_TRY(cudaEventRecord(stop, stream));
+    COLX_CUDA_TRY(cudaEventSynchronize(stop));
+    float ms = 0;
+    COLX_CUDA_TRY(cudaEventElapsedTime(&ms, start, stop));
+    times.push_back(ms);
+  }
+  COLX_CUDA_TRY(cudaEventDestroy(start));
+  COLX_CUDA_TRY(cudaEventDestroy(stop));
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+// Median host wall-clock microseconds per call of f(), for host-side costs (allocation).
+template <class F>
+double host_time_us(F&& f, int calls, int reps = 5) {
+  std::vector<double> times;
+  for (int r = 0; r < reps; ++r) {
+    auto const t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < calls; ++i) { f(); }
+    auto const t1 = std::chrono::steady_clock::now();
+    times.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count() / calls);
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+inline std::string device_name() {
+  int device = 0;
+  COLX_CUDA_TRY(cudaGetDevice(&device));
+  cudaDeviceProp prop{};
+  COLX_CUDA_TRY(cudaGetDeviceProperties(&prop, device));
+  return prop.name;
+}
+
+// Collects flat records {"name": ..., "key": number, ...} and writes them as a JSON array.
+class json_records {
+ public:
+  void add(std::string const& name, std::vector<std::pair<std::string, double>> const& fields) {
+    std::string r = "  {\"name\": \"" + name + "\"";
+    for (auto const& [k, v] : fields) {
+      char buf[64];
+      std::snprintf(buf, sizeof(buf), "%.6g", v);
+      r += ", \"" + k + "\": " + buf;
+    }
+    _records.push_back(r + "}");
+  }
+  void write(std::string const& path, std::string const& benchmark) const {
+    std::ofstream out(path);
+    out << "{\"benchmark\": \"" << benchmark << "\", \"device\": \"" << device_name() << "\", \"records\": [\n";
+    for (std::size_t i = 0; i < _records.size(); ++i) { out << _records[i] << (i + 1 < _records.size() ? ",\n" : "\n"); }
+    out << "]}\n";
+    std::printf("wrote %s\n", path.c_str());
+  }
+
+ private:
+  std::vector<std::string> _records;
+};
+
+// The JSON path from `--json PATH`, or the default.
+inline std::string json_path(int argc, char** argv, std::string fallback) {
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (std::string(argv[i]) == "--json") { return argv[i + 1]; }
+  }
+  return fallback;
+}
+
+}  // namespace colx::bench
