@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
+// colx: host-only
 // Printing columns and tables through fmt. Host-only: Debian's fmt 9 does not compile under nvcc
 // in C++20 mode, so CUDA translation units never include this header; columns in device memory
 // are copied to the host to print.
