@@ -7,5 +7,6 @@
 #include <colx/colx.hpp>
 #include <colx/gpu/cuda_try.cuh>
 #include <colx/gpu/executor.cuh>
+#include <colx/gpu/pinned_pool_resource.cuh>
 #include <colx/gpu/pinned_resource.cuh>
 #include <colx/gpu/pool_resource.cuh>

@@ -11,7 +11,7 @@
 #include <unordered_map>
 
 #if COLX_HAS_CUDA
-#  include <colx/gpu/pinned_resource.cuh>
+#  include <colx/gpu/pinned_pool_resource.cuh>
 #  include <colx/gpu/pool_resource.cuh>
 #endif
 
@@ -80,14 +80,26 @@ inline resource_ref set_current_device_resource(resource_ref resource, int devic
   return previous;
 }
 
+// Pinned host memory: a caching pool by default, since pinning pages is slow.
 [[nodiscard]] inline resource_ref get_current_pinned_resource() {
   auto& current = detail::current_resources::get();
   std::lock_guard lock(current.mutex);
   if (!current.pinned) {
-    static gpu::pinned_resource pinned;
-    current.pinned = resource_ref{pinned};
+    // Never destroyed: unpinning after the CUDA context is gone at exit would fail.
+    auto* pinned = new gpu::pinned_pool_resource();
+    current.pinned = resource_ref{*pinned};
   }
   return *current.pinned;
+}
+
+inline resource_ref set_current_pinned_resource(resource_ref resource) {
+  COLX_EXPECTS(resource.kind() == memory_kind::pinned, "the current pinned resource must allocate pinned memory, not ",
+               to_string(resource.kind()), " memory");
+  auto previous = get_current_pinned_resource();
+  auto& current = detail::current_resources::get();
+  std::lock_guard lock(current.mutex);
+  current.pinned = resource;
+  return previous;
 }
 
 // Where new columns go by default: the current device in a CUDA build.
