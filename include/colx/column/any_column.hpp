@@ -45,8 +45,21 @@ class any_column {
     }
   }
 
-  any_column(any_column&&) noexcept = default;
-  any_column& operator=(any_column&&) noexcept = default;
+  // A moved-from column is empty but keeps its type.
+  any_column(any_column&& other) noexcept
+      : _type(other._type), _size(std::exchange(other._size, 0)), _null_count(std::exchange(other._null_count, 0)),
+        _data(std::move(other._data)), _mask(std::move(other._mask)), _children(std::move(other._children)) {}
+  any_column& operator=(any_column&& other) noexcept {
+    if (this != &other) {
+      _type = other._type;
+      _size = std::exchange(other._size, 0);
+      _null_count = std::exchange(other._null_count, 0);
+      _data = std::move(other._data);
+      _mask = std::move(other._mask);
+      _children = std::move(other._children);
+    }
+    return *this;
+  }
   any_column(any_column const&) = delete;  // deep copies are explicit: colx::copy(view, stream, mr)
   any_column& operator=(any_column const&) = delete;
 

@@ -49,7 +49,8 @@ constexpr COLX_HOST_DEVICE void clear_bit(bitmask_type* mask, size_type bit) noe
   return bits >= bits_per_word ? ~bitmask_type{0} : (bitmask_type{1} << bits) - 1u;
 }
 
-[[nodiscard]] constexpr COLX_HOST_DEVICE int popcount(bitmask_type word) noexcept {
+// Not constexpr: nvcc's device intrinsic is not.
+[[nodiscard]] inline COLX_HOST_DEVICE int popcount(bitmask_type word) noexcept {
 #if COLX_IN_DEVICE_CODE
   return __popc(word);
 #else

@@ -20,7 +20,7 @@ class column_view {
   column_view(T const* head, size_type size, memory_kind kind, bitmask_type const* mask = nullptr,
               size_type null_count = 0, size_type offset = 0, data_type type = data_type_of<T>())
       : _head(head), _mask(mask), _offset(offset), _size(size), _null_count(null_count), _kind(kind), _type(type) {
-    COLX_EXPECTS(type.id() == type_to_id<T>, "a column_view of ", to_string(type_to_id<T>), " cannot have type ",
+    COLX_EXPECTS_AS(schema_error, type.id() == type_to_id<T>, "a column_view of ", to_string(type_to_id<T>), " cannot have type ",
                  type.to_string());
     COLX_EXPECTS(size >= 0 && offset >= 0, "a column view needs a non-negative size and offset");
     COLX_EXPECTS(0 <= null_count && null_count <= size, "null count ", null_count, " is outside [0, ", size, "]");

@@ -52,10 +52,15 @@ template <class T>
   return value;
 }
 
-inline memory_kind common_kind(std::span<any_column_view const> views) {
+// The kind of memory the rows live in; empty views (a default column lives nowhere in
+// particular) do not count. `fallback` when all are empty.
+inline memory_kind common_kind(std::span<any_column_view const> views, memory_kind fallback) {
   COLX_EXPECTS(!views.empty(), "concatenate needs at least one column");
-  memory_kind const kind = views.front().kind();
+  auto const first = std::find_if(views.begin(), views.end(), [](auto const& v) { return !v.empty(); });
+  if (first == views.end()) { return fallback; }
+  memory_kind const kind = first->kind();
   for (auto const& v : views) {
+    if (v.empty()) { continue; }
     COLX_EXPECTS(is_host_accessible(v.kind()) == is_host_accessible(kind),
                  "concatenate needs all columns in one kind of memory; found ", to_string(kind), " and ",
                  to_string(v.kind()), ": copy them first");
@@ -68,11 +73,13 @@ inline buffer concatenate_masks(std::span<any_column_view const> views, size_typ
                                 stream_ref stream, resource_ref mr) {
   bool const any_mask = std::any_of(views.begin(), views.end(), [](auto const& v) { return v.nullable(); });
   if (!any_mask) { return buffer(0, stream, mr); }
-  buffer mask = create_bitmask(total, true, stream, mr);
+  // Zeroed, padding included, so masks compare and hash deterministically; rows of views without a
+  // mask are inserted as valid.
+  buffer mask = create_bitmask(total, false, stream, mr);
   auto* out = static_cast<bitmask_type*>(mask.data());
   size_type row = 0;
   for (auto const& v : views) {
-    if (v.nullable() && !v.empty()) {
+    if (!v.empty()) {
       size_type const words = bitmask_words(row + v.size()) - row / bits_per_word;
       on_backend(kind, stream, [&](auto const& exec) {
         exec.for_each_n(words, insert_bits_fn{out, v.null_mask(), v.offset(), row, v.size()});
@@ -181,7 +188,7 @@ inline any_column transfer(any_column const& c, stream_ref stream, resource_ref 
 // the same type and live in the same kind of memory as `mr` allocates (host or device).
 [[nodiscard]] inline any_column concatenate(std::span<any_column_view const> views, stream_ref stream = {},
                                             resource_ref mr = get_current_resource()) {
-  memory_kind const kind = detail::common_kind(views);
+  memory_kind const kind = detail::common_kind(views, mr.kind());
   COLX_EXPECTS(is_host_accessible(mr.kind()) == is_host_accessible(kind), "concatenate writes ",
                to_string(mr.kind()), " memory from ", to_string(kind), " columns: copy them there first");
   data_type const type = views.front().type();

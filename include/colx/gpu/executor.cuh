@@ -41,6 +41,15 @@ class temporary_storage {
   void* _data;
 };
 
+// f(i) below n, zero at n: the scan's extra element that carries the total. At namespace scope:
+// a kernel's template arguments must be nameable from nvcc's host stub.
+template <class T, class F>
+struct padded {
+  F f;
+  size_type n;
+  COLX_HOST_DEVICE T operator()(size_type i) const { return i < n ? static_cast<T>(f(i)) : T{}; }
+};
+
 }  // namespace detail
 
 struct executor {
@@ -79,7 +88,7 @@ struct executor {
   // which is returned (synchronises the stream).
   template <class T, class F, class Out>
   T exclusive_scan(size_type n, T init, F f, Out out) const {
-    auto const in = thrust::make_transform_iterator(thrust::counting_iterator<size_type>(0), padded<T, F>{f, n});
+    auto const in = thrust::make_transform_iterator(thrust::counting_iterator<size_type>(0), detail::padded<T, F>{f, n});
     std::size_t temp_bytes = 0;
     COLX_CUDA_TRY(cub::DeviceScan::ExclusiveScan(nullptr, temp_bytes, in, out, ::cuda::std::plus<>{}, init, n + 1,
                                                  stream.value()));
@@ -96,13 +105,6 @@ struct executor {
   static constexpr std::size_t round_up(std::size_t bytes) {
     return (bytes + mr::default_alignment - 1) / mr::default_alignment * mr::default_alignment;
   }
-  // f(i) below n, zero at n: the scan's extra element that carries the total.
-  template <class T, class F>
-  struct padded {
-    F f;
-    size_type n;
-    COLX_HOST_DEVICE T operator()(size_type i) const { return i < n ? static_cast<T>(f(i)) : T{}; }
-  };
 };
 
 }  // namespace colx::gpu

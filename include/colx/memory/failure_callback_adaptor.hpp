@@ -6,6 +6,7 @@
 #include <colx/memory/resource.hpp>
 
 #include <functional>
+#include <new>
 #include <utility>
 
 namespace colx {
@@ -47,7 +48,7 @@ class failure_callback_adaptor {
     while (true) {
       try {
         return allocate();
-      } catch (out_of_memory const&) {
+      } catch (std::bad_alloc const&) {  // colx's out_of_memory, or an RMM upstream's
         if (!_on_failure || !_on_failure(bytes)) { throw; }
       }
     }

@@ -35,6 +35,9 @@ class stream_ref {
   // Interchangeable with libcu++'s stream_ref, so cuda::mr resources (RMM's) accept our streams.
   stream_ref(::cuda::stream_ref stream) noexcept : _stream(stream.get()) {}  // NOLINT
   operator ::cuda::stream_ref() const noexcept { return ::cuda::stream_ref{_stream}; }  // NOLINT
+  // Exact matches, so comparing with libcu++'s stream_ref is not ambiguous.
+  friend bool operator==(stream_ref a, ::cuda::stream_ref b) noexcept { return a._stream == b.get(); }
+  friend bool operator==(::cuda::stream_ref a, stream_ref b) noexcept { return a.get() == b._stream; }
 #endif
 
  private:

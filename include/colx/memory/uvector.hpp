@@ -4,6 +4,7 @@
 // device_uvector: no constructor runs on elements, so allocation costs no kernel.
 #include <colx/memory/buffer.hpp>
 
+#include <limits>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -68,6 +69,8 @@ class uvector {
  private:
   static std::size_t bytes_for(size_type n) {
     COLX_EXPECTS(n >= 0, "a negative element count (", n, ") for a uvector");
+    COLX_EXPECTS_AS(out_of_memory, static_cast<std::size_t>(n) <= std::numeric_limits<std::size_t>::max() / sizeof(T),
+                    "a uvector of ", n, " elements of ", sizeof(T), " bytes is larger than memory can be");
     return static_cast<std::size_t>(n) * sizeof(T);
   }
   void check_index(size_type i) const {

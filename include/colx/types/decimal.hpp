@@ -21,7 +21,9 @@ struct decimal {
   friend constexpr COLX_HOST_DEVICE bool operator>=(decimal a, decimal b) noexcept { return a.unscaled >= b.unscaled; }
 };
 
-using int128_t = __int128;  // g++ and nvcc both have it; Arrow's decimal128 is its little-endian bytes
+// g++ and nvcc both have it; Arrow's decimal128 is its little-endian bytes. __extension__ keeps
+// -Wpedantic quiet.
+__extension__ typedef __int128 int128_t;
 
 using decimal32 = decimal<std::int32_t>;
 using decimal64 = decimal<std::int64_t>;

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Expression leaves and the name-to-position binding. Users write column references by name
+// ("price"_c or colx::col<"price">); before anything is launched, bind<Schema> replaces each by a
+// bound_col<I, T, Nullable> that reads view I of the kernel's inputs. Bound expressions carry no
+// fixed_string, so they can be kernel arguments (nvcc's launch stubs cannot spell one).
+#include <colx/core/fixed_string.hpp>
+#include <colx/expr/maybe.hpp>
+#include <colx/frame/schema.hpp>
+#include <colx/core/tuple.hpp>
+
+#include <string>
+#include <type_traits>
+
+namespace colx {
+namespace expr {
+
+// Every expression node derives from this tag, which is what the operators below look for.
+struct node_base {};
+
+template <class E>
+concept expression = std::is_base_of_v<node_base, std::remove_cvref_t<E>>;
+
+// A column reference by name, not yet bound to a schema.
+template <fixed_string Name>
+struct col : node_base {
+  static constexpr auto name = Name;
+  static constexpr bool is_column_ref = true;
+  [[nodiscard]] static std::string to_string() { return std::string(Name.view()); }
+};
+
+template <class E>
+concept column_ref = expression<E> && named<E> && requires { requires E::is_column_ref; };
+
+// A column reference bound to position I of the kernel's inputs, holding T.
+template <std::size_t I, class T, bool Nullable>
+struct bound_col : node_base {
+  using value_type = T;
+  template <class Inputs>
+  [[nodiscard]] COLX_HOST_DEVICE maybe<T, Nullable> operator()(Inputs const& in, size_type i) const {
+    auto const& view = get<I>(in);
+    if constexpr (Nullable) {
+      return {view.value(i), view.is_valid(i)};
+    } else {
+      return {view.value(i)};
+    }
+  }
+  [[nodiscard]] static std::string to_string() { return "$" + std::to_string(I); }
+};
+
+// A constant. Never null.
+template <class T>
+struct literal : node_base {
+  T value;
+  constexpr COLX_HOST_DEVICE explicit literal(T v) : value(v) {}
+  template <class Inputs>
+  [[nodiscard]] COLX_HOST_DEVICE maybe<T, false> operator()(Inputs const&, size_type) const {
+    return {value};
+  }
+  [[nodiscard]] std::string to_string() const {
+    if constexpr (std::is_arithmetic_v<T>) {
+      return std::to_string(value);
+    } else {
+      return "literal";
+    }
+  }
+};
+
+// A string constant stored inside the expression, so a kernel can read it from its arguments.
+template <std::size_t N>
+struct string_literal : node_base {
+  char chars[N]{};
+  size_type size = 0;
+  constexpr string_literal(char const (&s)[N]) : size(N - 1) {  // NOLINT
+    for (std::size_t i = 0; i < N; ++i) { chars[i] = s[i]; }
+  }
+  template <class Inputs>
+  [[nodiscard]] COLX_HOST_DEVICE maybe<string_view, false> operator()(Inputs const&, size_type) const {
+    return {string_view(chars, size)};
+  }
+  [[nodiscard]] std::string to_string() const { return "\"" + std::string(chars, static_cast<std::size_t>(size)) + "\""; }
+};
+
+// Wraps a C++ value as an expression; expressions pass through.
+template <class T>
+[[nodiscard]] constexpr auto as_expression(T const& v) {
+  if constexpr (expression<T>) {
+    return v;
+  } else if constexpr (std::is_array_v<T>) {
+    return string_literal(v);
+  } else {
+    static_assert(column_element<T>, "colx: a constant in an expression must have a column element type");
+    return literal<T>(v);
+  }
+}
+
+// ---- binding ---------------------------------------------------------------------------------
+
+// Interior nodes rebuild themselves over transformed children with map(f); leaves have no map.
+struct identity_fn {
+  template <class E>
+  constexpr E operator()(E const& e) const {
+    return e;
+  }
+};
+template <class E>
+concept interior_node = requires(E const& e) { e.map(identity_fn{}); };
+
+template <class Schema>
+struct bind_fn;
+
+// The expression with every column reference replaced by its position in Schema.
+template <class Schema, class E>
+[[nodiscard]] constexpr auto bind(E const& e) {
+  if constexpr (column_ref<E>) {
+    using field = typename field_of<Schema, E>::type;
+    return bound_col<Schema::template index_of<E>, typename field::type, field::is_nullable>{};
+  } else if constexpr (interior_node<E>) {
+    return e.map(bind_fn<Schema>{});
+  } else {
+    return e;
+  }
+}
+
+template <class Schema>
+struct bind_fn {
+  template <class E>
+  constexpr auto operator()(E const& e) const {
+    return bind<Schema>(e);
+  }
+};
+
+// The row type an expression evaluates to on inputs of type Inputs: maybe<T, Nullable>.
+template <class E, class Inputs>
+using result_t = decltype(std::declval<E const&>()(std::declval<Inputs const&>(), size_type{}));
+
+}  // namespace expr
+
+using expr::col;
+
+namespace literals {
+// "price"_c: a reference to the column named "price".
+template <fixed_string Name>
+[[nodiscard]] constexpr expr::col<Name> operator""_c() noexcept {
+  return {};
+}
+}  // namespace literals
+
+}  // namespace colx

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// What users write: C++ operators and named functions over expressions and constants, each
+// building a node. Nothing is evaluated here.
+#include <colx/expr/nodes.hpp>
+
+#include <utility>
+
+namespace colx {
+namespace expr {
+
+template <class A, class B>
+concept operands = (expression<A> || expression<B>);
+
+template <class Op, class A, class B>
+[[nodiscard]] constexpr auto make_binary(A const& a, B const& b) {
+  auto x = as_expression(a);
+  auto y = as_expression(b);
+  return binary<Op, decltype(x), decltype(y)>(x, y);
+}
+
+#define COLX_BINARY_OPERATOR(Symbol, Op)                                    \
+  template <class A, class B>                                               \
+    requires operands<A, B>                                                 \
+  [[nodiscard]] constexpr auto operator Symbol(A const& a, B const& b) {    \
+    return make_binary<ops::Op>(a, b);                                      \
+  }
+COLX_BINARY_OPERATOR(+, add)
+COLX_BINARY_OPERATOR(-, sub)
+COLX_BINARY_OPERATOR(*, mul)
+COLX_BINARY_OPERATOR(/, div)
+COLX_BINARY_OPERATOR(%, mod)
+COLX_BINARY_OPERATOR(==, equal)
+COLX_BINARY_OPERATOR(!=, not_equal)
+COLX_BINARY_OPERATOR(<, less)
+COLX_BINARY_OPERATOR(<=, less_equal)
+COLX_BINARY_OPERATOR(>, greater)
+COLX_BINARY_OPERATOR(>=, greater_equal)
+COLX_BINARY_OPERATOR(&, bit_and)
+COLX_BINARY_OPERATOR(|, bit_or)
+COLX_BINARY_OPERATOR(^, bit_xor)
+COLX_BINARY_OPERATOR(<<, shift_left)
+COLX_BINARY_OPERATOR(>>, shift_right)
+#undef COLX_BINARY_OPERATOR
+
+template <class A, class B>
+  requires operands<A, B>
+[[nodiscard]] constexpr auto operator&&(A const& a, B const& b) {
+  auto x = as_expression(a);
+  auto y = as_expression(b);
+  return kleene<true, decltype(x), decltype(y)>(x, y);
+}
+template <class A, class B>
+  requires operands<A, B>
+[[nodiscard]] constexpr auto operator||(A const& a, B const& b) {
+  auto x = as_expression(a);
+  auto y = as_expression(b);
+  return kleene<false, decltype(x), decltype(y)>(x, y);
+}
+template <expression A>
+[[nodiscard]] constexpr auto operator!(A const& a) {
+  return logical_not<A>(a);
+}
+template <expression A>
+[[nodiscard]] constexpr auto operator-(A const& a) {
+  return unary<ops::negate, A>(a);
+}
+template <expression A>
+[[nodiscard]] constexpr auto operator~(A const& a) {
+  return unary<ops::bit_not, A>(a);
+}
+
+}  // namespace expr
+
+// ---- named functions (in colx, found by ADL too) ---------------------------------------------
+
+template <class Op, class A>
+[[nodiscard]] constexpr auto apply_unary(A const& a) {
+  auto x = expr::as_expression(a);
+  return expr::unary<Op, decltype(x)>(x);
+}
+
+template <class A> [[nodiscard]] constexpr auto abs(A const& a) { return apply_unary<expr::ops::abs>(a); }
+template <class A> [[nodiscard]] constexpr auto sqrt(A const& a) { return apply_unary<expr::ops::sqrt>(a); }
+template <class A> [[nodiscard]] constexpr auto exp(A const& a) { return apply_unary<expr::ops::exp>(a); }
+template <class A> [[nodiscard]] constexpr auto log(A const& a) { return apply_unary<expr::ops::log>(a); }
+template <class A> [[nodiscard]] constexpr auto floor(A const& a) { return apply_unary<expr::ops::floor>(a); }
+template <class A> [[nodiscard]] constexpr auto ceil(A const& a) { return apply_unary<expr::ops::ceil>(a); }
+// Rounds half away from zero.
+template <class A> [[nodiscard]] constexpr auto round(A const& a) { return apply_unary<expr::ops::round>(a); }
+template <class A, class B>
+[[nodiscard]] constexpr auto pow(A const& a, B const& b) {
+  return expr::make_binary<expr::ops::pow>(a, b);
+}
+template <class T, class A>
+[[nodiscard]] constexpr auto cast(A const& a) {
+  static_assert(column_element<T>, "colx::cast<T>: T must be a column element type");
+  return apply_unary<expr::ops::cast<T>>(a);
+}
+
+// Date parts of a date32 or timestamp column (proleptic Gregorian, UTC).
+template <class A> [[nodiscard]] constexpr auto year(A const& a) { return apply_unary<expr::ops::year>(a); }
+template <class A> [[nodiscard]] constexpr auto month(A const& a) { return apply_unary<expr::ops::month>(a); }
+template <class A> [[nodiscard]] constexpr auto day(A const& a) { return apply_unary<expr::ops::day>(a); }
+
+// Strings: length in code points; patterns are constants or string expressions.
+template <class A> [[nodiscard]] constexpr auto length(A const& a) { return apply_unary<expr::ops::length>(a); }
+template <class A, class P>
+[[nodiscard]] constexpr auto starts_with(A const& a, P const& p) {
+  return expr::make_binary<expr::ops::starts_with>(a, p);
+}
+template <class A, class P>
+[[nodiscard]] constexpr auto ends_with(A const& a, P const& p) {
+  return expr::make_binary<expr::ops::ends_with>(a, p);
+}
+template <class A, class P>
+[[nodiscard]] constexpr auto contains(A const& a, P const& p) {
+  return expr::make_binary<expr::ops::contains>(a, p);
+}
+
+template <class A>
+[[nodiscard]] constexpr auto is_null(A const& a) {
+  auto x = expr::as_expression(a);
+  return expr::null_test<true, decltype(x)>(x);
+}
+template <class A>
+[[nodiscard]] constexpr auto is_valid(A const& a) {
+  auto x = expr::as_expression(a);
+  return expr::null_test<false, decltype(x)>(x);
+}
+
+template <class C, class T, class E>
+[[nodiscard]] constexpr auto if_else(C const& c, T const& t, E const& e) {
+  auto x = expr::as_expression(c);
+  auto y = expr::as_expression(t);
+  auto z = expr::as_expression(e);
+  return expr::if_else_node<decltype(x), decltype(y), decltype(z)>(x, y, z);
+}
+// where(c, t, e) is if_else under NumPy's name.
+template <class C, class T, class E>
+[[nodiscard]] constexpr auto where(C const& c, T const& t, E const& e) {
+  return if_else(c, t, e);
+}
+
+template <class A, class B>
+[[nodiscard]] constexpr auto coalesce(A const& a, B const& b) {
+  auto x = expr::as_expression(a);
+  auto y = expr::as_expression(b);
+  return expr::coalesce_node<decltype(x), decltype(y)>(x, y);
+}
+template <class A, class B>
+[[nodiscard]] constexpr auto fill_null(A const& a, B const& value) {
+  return coalesce(a, value);
+}
+
+// lo <= a && a <= hi.
+template <class A, class L, class H>
+[[nodiscard]] constexpr auto between(A const& a, L const& lo, H const& hi) {
+  using namespace expr;
+  auto x = as_expression(a);
+  return (x >= lo) && (x <= hi);
+}
+
+// Whether a equals one of the given constants.
+template <class A, class... Ts>
+[[nodiscard]] constexpr auto isin(A const& a, Ts const&... values) {
+  static_assert(sizeof...(Ts) > 0, "colx::isin needs at least one value");
+  using T = std::common_type_t<Ts...>;
+  auto x = expr::as_expression(a);
+  return expr::isin_node<decltype(x), T, sizeof...(Ts)>{{}, x, {static_cast<T>(values)...}};
+}
+
+}  // namespace colx

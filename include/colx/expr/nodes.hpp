@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Expression nodes. Each holds its children by value, evaluates a row with operator()(inputs, i)
+// to a maybe<T, Nullable>, rebuilds itself over transformed children with map() (which is how
+// binding reaches the leaves), and describes itself for explain(). Nullability is computed from
+// the children's types, so a tree over not_null fields carries no validity at all.
+#include <colx/expr/expression.hpp>
+#include <colx/expr/ops.hpp>
+
+#include <string>
+
+namespace colx::expr {
+
+// op(a): null when a is null.
+template <class Op, class A>
+struct unary : node_base {
+  A a;
+  constexpr COLX_HOST_DEVICE explicit unary(A a_) : a(a_) {}
+  template <class Inputs>
+  [[nodiscard]] COLX_HOST_DEVICE auto operator()(Inputs const& in, size_type i) const {
+    auto const x = a(in, i);
+    return make_maybe<decltype(x)::nullable>(Op::apply(x.value), x.valid);
+  }
+  template <class F>
+  [[nodiscard]] auto map(F f) const {
+    return unary<Op, decltype(f(a))>(f(a));
+  }
+  [[nodiscard]] std::string to_string() const { return std::string(Op::symbol) + "(" + a.to_string() + ")"; }
+};
+
+// op(a, b): null when either is null, or when the op says so (integer division by zero).
+template <class Op, class A, class B>
+struct binary : node_base {
+  A a;
+  B b;
+  constexpr COLX_HOST_DEVICE binary(A a_, B b_) : a(a_), b(b_) {}
+  template <class Inputs>
+  [[nodiscard]] COLX_HOST_DEVICE auto operator()(Inputs const& in, size_type i) const {
+    auto const x = a(in, i);
+    auto const y = b(in, i);
+    if constexpr (requires { Op::produces_nulls; }) {
+      bool ok = true;
+      auto const value = Op::apply(x.value, y.value, ok);
+      return make_maybe<true>(value, x.valid && y.valid && ok);
+    } else {
+      constexpr bool nullable = decltype(x)::nullable || decltype(y)::nullable;
+      return make_maybe<nullable>(Op::apply(x.value, y.value), x.valid && y.valid);
+    }
+  }
+  template <class F>
+  [[nodiscard]] auto map(F f) const {
+    return binary<Op, decltype(f(a)), decltype(f(b))>(f(a), f(b));
+  }
+  [[nodiscard]] std::string to_string() const {
+    return "(" + a.to_string() + " " + Op::symbol + " " + b.to_string() + ")";
+  }
+};
+
+// Kleene (three-valued) AND and OR, as SQL and Arrow's and_kleene / or_kleene: a known false
+// decides AND (a known true decides OR) even when the other side is null.
+template <bool IsAnd, class A, class B>
+struct kleene : node_base {
+  A a;
+  B b;
+  constexpr COLX_HOST_DEVICE kleene(A a_, B b_) : a(a_), b(b_) {}
+  template <class Inputs>
+  [[nodiscard]] COLX_HOST_DEVICE auto operator()(Inputs const& in, size_type i) const {
+    auto const x = a(in, i);
+    auto const y = b(in, i);
+    static_assert(std::is_same_v<typename decltype(x)::value_type, bool> && std::is_same_v<typename decltype(y)::value_type, bool>,
+                  "colx: && and || need boolean operands (comparisons, is_null, ...)");
+    constexpr bool nullable = decltype(x)::nullable || decltype(y)::nullable;
+    bool const xv = static_cast<bool>(x.value);
+    bool const yv = static_cast<bool>(y.value);
+    if constexpr (IsAnd) {
+      bool const decided = (x.valid && !xv) || (y.valid && !yv);  // a known false
+      return make_maybe<nullable>(!decided && xv && yv, decided || (x.valid && y.valid));
+    } else {
+      bool const decided = (x.valid && xv) || (y.valid && yv);  // a known true
+      return make_maybe<nullable>(decided, decided || (x.valid && y.valid));
+    }
+  }
+  template <class F>
+  [[nodiscard]] auto map(F f) const {
+    return kleene<IsAnd, decltype(f(a)), decltype(f(b))>(f(a), f(b));
+  }
+  [[nodiscard]] std::string to_string() const {
+    return "(" + a.to_string() + (IsAnd ? " && " : " || ") + b.to_string() + ")";
+  }
+};
+
+// NOT: null stays null.
+template <class A>
+struct logical_not : node_base {
+  A a;
+  constexpr COLX_HOST_DEVICE explicit logical_not(A a_) : a(a_) {}
+  template <class Inputs>
+  [[nodiscard]] COLX_HOST_DEVICE auto operator()(Inputs const& in, size_type i) const {
+    auto const x = a(in, i);
+    return make_maybe<decltype(x)::nullable>(!static_cast<bool>(x.value), x.valid);
+  }
+  template <class F>
+  [[nodiscard]] auto map(F f) const {
+    return logical_not<decltype(f(a))>(f(a));
+  }
+  [[nodiscard]] std::string to_string() const { return "!" + a.to_string(); }
+};
+
+// is_null(a) / is_valid(a): never null.
+template <bool WantNull, class A>
+struct null_test : node_base {
+  A a;
+  constexpr COLX_HOST_DEVICE explicit null_test(A a_) : a(a_) {}
+  template <class Inputs>
+  [[nodiscard]] COLX_HOST_DEVICE maybe<bool, false> operator()(Inputs const& in, size_type i) const {
+    return make_maybe<false>(static_cast<bool>(a(in, i).valid) != WantNull, true);
+  }
+  template <class F>
+  [[nodiscard]] auto map(F f) const {
+    return null_test<WantNull, decltype(f(a))>(f(a));
+  }
+  [[nodiscard]] std::string to_string() const { return (WantNull ? "is_null(" : "is_valid(") + a.to_string() + ")"; }
+};
+
+// if_else(c, t, e): t where c is true, e where c is false, null where c is null (Arrow's
+// if_else). The branches' types combine by C++'s promotion rules.
+template <class C, class T, class E>
+struct if_else_node : node_base {
+  C c;
+  T t;
+  E e;
+  constexpr COLX_HOST_DEVICE if_else_node(C c_, T t_, E e_) : c(c_), t(t_), e(e_) {}
+  template <class Inputs>
+  [[nodiscard]] COLX_HOST_DEVICE auto operator()(Inputs const& in, size_type i) const {
+    auto const cond = c(in, i);
+    auto const x = t(in, i);
+    auto const y = e(in, i);
+    using R = std::common_type_t<typename decltype(x)::value_type, typename decltype(y)::value_type>;
+    constexpr bool nullable = decltype(cond)::nullable || decltype(x)::nullable || decltype(y)::nullable;
+    bool const pick = static_cast<bool>(cond.value);
+    return make_maybe<nullable>(pick ? static_cast<R>(x.value) : static_cast<R>(y.value),
+                                cond.valid && (pick ? x.valid : y.valid));
+  }
+  template <class F>
+  [[nodiscard]] auto map(F f) const {
+    return if_else_node<decltype(f(c)), decltype(f(t)), decltype(f(e))>(f(c), f(t), f(e));
+  }
+  [[nodiscard]] std::string to_string() const {
+    return "if_else(" + c.to_string() + ", " + t.to_string() + ", " + e.to_string() + ")";
+  }
+};
+
+// coalesce(a, b): a where valid, else b (fill_null when b is a constant).
+template <class A, class B>
+struct coalesce_node : node_base {
+  A a;
+  B b;
+  constexpr COLX_HOST_DEVICE coalesce_node(A a_, B b_) : a(a_), b(b_) {}
+  template <class Inputs>
+  [[nodiscard]] COLX_HOST_DEVICE auto operator()(Inputs const& in, size_type i) const {
+    auto const x = a(in, i);
+    auto const y = b(in, i);
+    using R = std::common_type_t<typename decltype(x)::value_type, typename decltype(y)::value_type>;
+    constexpr bool nullable = decltype(x)::nullable && decltype(y)::nullable;
+    return make_maybe<nullable>(x.valid ? static_cast<R>(x.value) : static_cast<R>(y.value), x.valid || y.valid);
+  }
+  template <class F>
+  [[nodiscard]] auto map(F f) const {
+    return coalesce_node<decltype(f(a)), decltype(f(b))>(f(a), f(b));
+  }
+  [[nodiscard]] std::string to_string() const { return "coalesce(" + a.to_string() + ", " + b.to_string() + ")"; }
+};
+
+// isin(a, {v...}): whether a equals one of a few constants, held inside the node.
+template <class A, class T, std::size_t N>
+struct isin_node : node_base {
+  A a;
+  T values[N];
+  template <class Inputs>
+  [[nodiscard]] COLX_HOST_DEVICE auto operator()(Inputs const& in, size_type i) const {
+    auto const x = a(in, i);
+    bool found = false;
+    for (std::size_t k = 0; k < N; ++k) { found = found || ops::equal::apply(x.value, values[k]); }
+    return make_maybe<decltype(x)::nullable>(found, x.valid);
+  }
+  template <class F>
+  [[nodiscard]] auto map(F f) const {
+    isin_node<decltype(f(a)), T, N> out{{}, f(a), {}};
+    for (std::size_t k = 0; k < N; ++k) { out.values[k] = values[k]; }
+    return out;
+  }
+  [[nodiscard]] std::string to_string() const { return "isin(" + a.to_string() + ", " + std::to_string(N) + " values)"; }
+};
+
+}  // namespace colx::expr

@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The element-wise operations, as stateless functors usable on host and device. An op may make
+// a valid input null (integer division by zero): it then has `produces_nulls` and reports through
+// its `valid` out-parameter.
+#include <colx/core/config.hpp>
+#include <colx/types/chrono.hpp>
+#include <colx/types/string_view.hpp>
+
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+namespace colx::expr::ops {
+
+namespace detail {
+// Signed integer overflow is undefined in C++; Arrow's unchecked kernels wrap. So do we: compute
+// in the unsigned type, whose conversion back is modular since C++20.
+template <class R, class F>
+constexpr COLX_HOST_DEVICE R wrapping(R a, R b, F f) {
+  if constexpr (std::is_integral_v<R> && std::is_signed_v<R> && !std::is_same_v<R, bool>) {
+    using U = std::make_unsigned_t<R>;
+    return static_cast<R>(f(static_cast<U>(a), static_cast<U>(b)));
+  } else {
+    return f(a, b);
+  }
+}
+// numeric_limits<R>::min() is host-only without --expt-relaxed-constexpr.
+template <class R>
+constexpr COLX_HOST_DEVICE R signed_min() {
+  return static_cast<R>(static_cast<std::make_unsigned_t<R>>(1) << (sizeof(R) * 8 - 1));
+}
+template <class A, class B>
+using arithmetic_result = decltype(std::declval<A>() + std::declval<B>());
+}  // namespace detail
+
+struct add {
+  static constexpr char const* symbol = "+";
+  template <class A, class B>
+  static constexpr COLX_HOST_DEVICE auto apply(A a, B b) {
+    if constexpr (std::is_arithmetic_v<A> && std::is_arithmetic_v<B>) {
+      using R = detail::arithmetic_result<A, B>;
+      return detail::wrapping<R>(a, b, [](auto x, auto y) { return x + y; });
+    } else {
+      return a + b;  // timestamp + duration, duration + duration
+    }
+  }
+};
+struct sub {
+  static constexpr char const* symbol = "-";
+  template <class A, class B>
+  static constexpr COLX_HOST_DEVICE auto apply(A a, B b) {
+    if constexpr (std::is_arithmetic_v<A> && std::is_arithmetic_v<B>) {
+      using R = detail::arithmetic_result<A, B>;
+      return detail::wrapping<R>(a, b, [](auto x, auto y) { return x - y; });
+    } else {
+      return a - b;
+    }
+  }
+};
+struct mul {
+  static constexpr char const* symbol = "*";
+  template <class A, class B>
+  static constexpr COLX_HOST_DEVICE auto apply(A a, B b) {
+    using R = detail::arithmetic_result<A, B>;
+    return detail::wrapping<R>(a, b, [](auto x, auto y) { return x * y; });
+  }
+};
+// Integer division by zero is null, not a crash; the one overflowing quotient (min / -1) wraps.
+struct div {
+  static constexpr char const* symbol = "/";
+  static constexpr bool produces_nulls = true;
+  template <class A, class B>
+  static constexpr COLX_HOST_DEVICE auto apply(A a, B b, bool& valid) {
+    using R = detail::arithmetic_result<A, B>;
+    if constexpr (std::is_integral_v<R>) {
+      if (b == 0) {
+        valid = false;
+        return R{0};
+      }
+      if constexpr (std::is_signed_v<R>) {
+        if (static_cast<R>(a) == detail::signed_min<R>() && static_cast<R>(b) == R{-1}) { return static_cast<R>(a); }
+      }
+      return static_cast<R>(static_cast<R>(a) / static_cast<R>(b));
+    } else {
+      return static_cast<R>(a) / static_cast<R>(b);
+    }
+  }
+};
+// Remainder with the sign of the dividend (C++'s %); fmod for floating point. x % 0 is null.
+struct mod {
+  static constexpr char const* symbol = "%";
+  static constexpr bool produces_nulls = true;
+  template <class A, class B>
+  static constexpr COLX_HOST_DEVICE auto apply(A a, B b, bool& valid) {
+    using R = detail::arithmetic_result<A, B>;
+    if constexpr (std::is_integral_v<R>) {
+      if (b == 0) {
+        valid = false;
+        return R{0};
+      }
+      if constexpr (std::is_signed_v<R>) {
+        if (static_cast<R>(b) == R{-1}) { return R{0}; }
+      }
+      return static_cast<R>(static_cast<R>(a) % static_cast<R>(b));
+    } else {
+      return static_cast<R>(std::fmod(static_cast<R>(a), static_cast<R>(b)));
+    }
+  }
+};
+
+#define COLX_COMPARISON(Name, Op)                                                     \
+  struct Name {                                                                       \
+    static constexpr char const* symbol = #Op;                                        \
+    template <class A, class B>                                                       \
+    static constexpr COLX_HOST_DEVICE bool apply(A a, B b) {                          \
+      if constexpr (std::is_arithmetic_v<A> && std::is_arithmetic_v<B>) {             \
+        using R = detail::arithmetic_result<A, B>;                                    \
+        return static_cast<R>(a) Op static_cast<R>(b);                                \
+      } else {                                                                        \
+        return a Op b;                                                                \
+      }                                                                               \
+    }                                                                                 \
+  };
+COLX_COMPARISON(equal, ==)
+COLX_COMPARISON(not_equal, !=)
+COLX_COMPARISON(less, <)
+COLX_COMPARISON(less_equal, <=)
+COLX_COMPARISON(greater, >)
+COLX_COMPARISON(greater_equal, >=)
+#undef COLX_COMPARISON
+
+#define COLX_BITWISE(Name, Op)                                                                               \
+  struct Name {                                                                                              \
+    static constexpr char const* symbol = #Op;                                                               \
+    template <class A, class B>                                                                              \
+    static constexpr COLX_HOST_DEVICE auto apply(A a, B b) {                                                 \
+      static_assert(std::is_integral_v<A> && std::is_integral_v<B>, "colx: bitwise operators need integer columns"); \
+      return a Op b;                                                                                         \
+    }                                                                                                        \
+  };
+COLX_BITWISE(bit_and, &)
+COLX_BITWISE(bit_or, |)
+COLX_BITWISE(bit_xor, ^)
+#undef COLX_BITWISE
+
+// Shifts by a negative amount or by the width or more are null (undefined in C++).
+struct shift_left {
+  static constexpr char const* symbol = "<<";
+  static constexpr bool produces_nulls = true;
+  template <class A, class B>
+  static constexpr COLX_HOST_DEVICE auto apply(A a, B b, bool& valid) {
+    static_assert(std::is_integral_v<A> && std::is_integral_v<B>, "colx: shifts need integer columns");
+    using R = decltype(a << b);
+    if (b < 0 || b >= static_cast<B>(sizeof(R) * 8)) {
+      valid = false;
+      return R{0};
+    }
+    return static_cast<R>(static_cast<std::make_unsigned_t<R>>(a) << b);
+  }
+};
+struct shift_right {
+  static constexpr char const* symbol = ">>";
+  static constexpr bool produces_nulls = true;
+  template <class A, class B>
+  static constexpr COLX_HOST_DEVICE auto apply(A a, B b, bool& valid) {
+    static_assert(std::is_integral_v<A> && std::is_integral_v<B>, "colx: shifts need integer columns");
+    using R = decltype(a >> b);
+    if (b < 0 || b >= static_cast<B>(sizeof(R) * 8)) {
+      valid = false;
+      return R{0};
+    }
+    return static_cast<R>(a >> b);
+  }
+};
+
+struct pow {
+  static constexpr char const* symbol = "pow";
+  template <class A, class B>
+  static COLX_HOST_DEVICE double apply(A a, B b) { return ::pow(static_cast<double>(a), static_cast<double>(b)); }
+};
+
+// ---- unary ----------------------------------------------------------------------------------
+
+struct negate {
+  static constexpr char const* symbol = "-";
+  template <class A>
+  static constexpr COLX_HOST_DEVICE auto apply(A a) {
+    using R = decltype(-a);
+    return detail::wrapping<R>(R{0}, static_cast<R>(a), [](auto x, auto y) { return x - y; });
+  }
+};
+struct bit_not {
+  static constexpr char const* symbol = "~";
+  template <class A>
+  static constexpr COLX_HOST_DEVICE auto apply(A a) {
+    static_assert(std::is_integral_v<A> && !std::is_same_v<A, bool>, "colx: ~ needs an integer column");
+    return ~a;
+  }
+};
+struct abs {
+  static constexpr char const* symbol = "abs";
+  template <class A>
+  static constexpr COLX_HOST_DEVICE auto apply(A a) {
+    if constexpr (std::is_floating_point_v<A>) {
+      return a < 0 ? -a : a;
+    } else {
+      return a < 0 ? negate::apply(a) : static_cast<decltype(negate::apply(a))>(a);
+    }
+  }
+};
+
+#define COLX_FLOAT_FUNCTION(Name, Call)                                                    \
+  struct Name {                                                                            \
+    static constexpr char const* symbol = #Name;                                           \
+    template <class A>                                                                     \
+    static COLX_HOST_DEVICE auto apply(A a) {                                              \
+      static_assert(std::is_arithmetic_v<A>, "colx: " #Name " needs a numeric column");    \
+      if constexpr (std::is_same_v<A, float>) {                                            \
+        return static_cast<float>(::Call(a));                                              \
+      } else {                                                                             \
+        return ::Call(static_cast<double>(a));                                             \
+      }                                                                                    \
+    }                                                                                      \
+  };
+COLX_FLOAT_FUNCTION(sqrt, sqrt)
+COLX_FLOAT_FUNCTION(exp, exp)
+COLX_FLOAT_FUNCTION(log, log)
+COLX_FLOAT_FUNCTION(floor, floor)
+COLX_FLOAT_FUNCTION(ceil, ceil)
+COLX_FLOAT_FUNCTION(round, round)
+#undef COLX_FLOAT_FUNCTION
+
+template <class T>
+struct cast {
+  static constexpr char const* symbol = "cast";
+  template <class A>
+  static constexpr COLX_HOST_DEVICE T apply(A a) {
+    if constexpr (requires { a.ticks; } && std::is_arithmetic_v<T>) {
+      return static_cast<T>(a.ticks);
+    } else if constexpr (requires { T::unit; } && std::is_arithmetic_v<A>) {
+      return T(static_cast<typename T::rep>(a));
+    } else {
+      return static_cast<T>(a);
+    }
+  }
+};
+
+// ---- dates ------------------------------------------------------------------------------------
+
+namespace detail {
+template <time_unit U>
+constexpr COLX_HOST_DEVICE date32 to_date(timestamp<U> t) {
+  if constexpr (U == time_unit::days) {
+    return t;
+  } else {
+    constexpr std::int64_t per_day = U == time_unit::seconds        ? 86400LL
+                                     : U == time_unit::milliseconds ? 86400000LL
+                                     : U == time_unit::microseconds ? 86400000000LL
+                                                                    : 86400000000000LL;
+    std::int64_t days = t.ticks / per_day;
+    if (t.ticks % per_day < 0) { --days; }  // floor, for instants before the epoch
+    return date32(static_cast<std::int32_t>(days));
+  }
+}
+}  // namespace detail
+
+#define COLX_DATE_PART(Name, Member)                                        \
+  struct Name {                                                             \
+    static constexpr char const* symbol = #Name;                            \
+    template <class A>                                                      \
+    static constexpr COLX_HOST_DEVICE std::int32_t apply(A a) {             \
+      static_assert(requires { A::unit; } && requires { a.ticks; },         \
+                    "colx: " #Name "() needs a date or timestamp column");   \
+      return static_cast<std::int32_t>(to_civil(detail::to_date(a)).Member); \
+    }                                                                       \
+  };
+COLX_DATE_PART(year, year)
+COLX_DATE_PART(month, month)
+COLX_DATE_PART(day, day)
+#undef COLX_DATE_PART
+
+// ---- strings -----------------------------------------------------------------------------------
+
+struct length {
+  static constexpr char const* symbol = "length";
+  static constexpr COLX_HOST_DEVICE std::int32_t apply(string_view s) { return static_cast<std::int32_t>(s.length()); }
+};
+struct starts_with {
+  static constexpr char const* symbol = "starts_with";
+  static constexpr COLX_HOST_DEVICE bool apply(string_view s, string_view p) {
+    return p.size_bytes() <= s.size_bytes() && string_view(s.data(), p.size_bytes()) == p;
+  }
+};
+struct ends_with {
+  static constexpr char const* symbol = "ends_with";
+  static constexpr COLX_HOST_DEVICE bool apply(string_view s, string_view p) {
+    return p.size_bytes() <= s.size_bytes() && string_view(s.data() + s.size_bytes() - p.size_bytes(), p.size_bytes()) == p;
+  }
+};
+// Byte-wise substring search; UTF-8 makes a byte match a code-point match.
+struct contains {
+  static constexpr char const* symbol = "contains";
+  static constexpr COLX_HOST_DEVICE bool apply(string_view s, string_view p) {
+    for (size_type start = 0; start + p.size_bytes() <= s.size_bytes(); ++start) {
+      if (string_view(s.data() + start, p.size_bytes()) == p) { return true; }
+    }
+    return false;
+  }
+};
+
+}  // namespace colx::expr::ops

@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: Apache-2.0
+// Strings columns: make_strings_column with int32 and int64 offsets, nulls, empty strings, UTF-8,
+// zero-copy slices, strings_column_view::visit / device_view, and to_strings.
+#include "support/backend.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace {
+
+using colx::size_type;
+using colx::test::backend_kind;
+using colx::test::backend_resource;
+using colx::test::tracked_resource;
+
+using strings = std::vector<std::optional<std::string>>;
+
+strings sub(strings const& v, size_type begin, size_type end) { return strings(v.begin() + begin, v.begin() + end); }
+
+size_type nulls_in(strings const& v) {
+  size_type n = 0;
+  for (auto const& s : v) { n += s ? 0 : 1; }
+  return n;
+}
+
+std::size_t chars_in(strings const& v) {
+  std::size_t n = 0;
+  for (auto const& s : v) { n += s ? s->size() : 0; }
+  return n;
+}
+
+// n rows mixing ASCII, multi-byte UTF-8, empty strings and nulls.
+strings mixed(std::size_t n) {
+  static char const* const words[] = {"a", "", "héllo", "日本語", "🙂 ok", "xyzzy", "Ωmega", "tab\tnl\n"};
+  strings out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i % 5 == 3 || i % 11 == 0) { continue; }
+    out[i] = std::string(words[i % 8]) + (i % 2 == 0 ? std::to_string(i) : std::string());
+  }
+  return out;
+}
+
+// Code points of UTF-8 text: bytes that do not continue a sequence.
+size_type code_points(std::string const& s) {
+  size_type n = 0;
+  for (unsigned char c : s) { n += (c & 0xC0u) != 0x80u; }
+  return n;
+}
+
+// Runs on the backend (device or host): writes each row's code-point count, or -1 for null.
+template <class Offset>
+struct lengths_fn {
+  colx::strings_device_view<Offset> view;
+  size_type* out;
+  COLX_HOST_DEVICE void operator()(size_type i) const { out[i] = view.is_null(i) ? -1 : view.value(i).length(); }
+};
+
+struct lengths_visitor {
+  size_type* out;
+  colx::memory_kind kind;
+  template <class DeviceView>
+  int operator()(DeviceView const& dv) const {
+    using Offset = std::remove_cv_t<std::remove_pointer_t<decltype(dv.offsets)>>;
+    colx::on_backend(kind, {}, [&](auto const& exec) { exec.for_each_n(dv.size, lengths_fn<Offset>{dv, out}); });
+    return static_cast<int>(sizeof(Offset));
+  }
+};
+
+// Row lengths computed on the backend that owns the column, into memory of the same kind.
+std::vector<size_type> backend_lengths(colx::strings_column_view const& view, int expected_offset_bytes) {
+  colx::uvector<size_type> out(view.size(), {}, colx::get_current_resource(view.kind()));
+  CHECK(view.visit(lengths_visitor{out.data(), view.kind()}) == expected_offset_bytes);
+  return out.to_host();
+}
+
+std::vector<size_type> reference_lengths(strings const& v) {
+  std::vector<size_type> out;
+  for (auto const& s : v) { out.push_back(s ? code_points(*s) : -1); }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("strings: make_strings_column with int32 and int64 offsets", "[column][strings]") {
+  auto const offset_type = GENERATE(colx::type_id::int32, colx::type_id::int64);
+  INFO("offsets " << colx::to_string(offset_type));
+  tracked_resource mr;
+  {
+    strings const values{"one", "two", std::nullopt, "", "three"};
+    auto const c = colx::make_strings_column(values, offset_type, {}, mr.ref());
+    CHECK(c.size() == 5);
+    CHECK(c.null_count() == 1);
+    CHECK(c.nullable());
+    CHECK(c.kind() == backend_kind());
+    CHECK(c.chars_size() == 11);
+    CHECK(c.untyped().type().id() == colx::type_id::string);
+    REQUIRE(c.untyped().children().size() == 1);
+    CHECK(c.untyped().children()[0].type().id() == offset_type);
+    CHECK(c.untyped().children()[0].size() == 6);
+
+    auto const v = c.view();
+    CHECK(v.offset_type() == offset_type);
+    CHECK(v.offset() == 0);
+    CHECK(colx::to_strings(v) == values);
+
+    // The offsets are Arrow's: 0, 3, 6, 6 (null row: empty), 6, 11.
+    std::vector<std::int64_t> offsets;
+    if (offset_type == colx::type_id::int32) {
+      for (auto o : colx::to_vector(c.untyped().children()[0].view().as<std::int32_t>())) { offsets.push_back(o); }
+      CHECK_THROWS_AS(v.offsets_head<std::int64_t>(), colx::schema_error);
+      CHECK_THROWS_WITH(v.offsets_head<std::int64_t>(), Catch::Contains("strings offsets are int32, not int64"));
+    } else {
+      offsets = colx::to_vector(c.untyped().children()[0].view().as<std::int64_t>());
+      CHECK_THROWS_WITH(v.offsets_head<std::int32_t>(), Catch::Contains("strings offsets are int64, not int32"));
+    }
+    CHECK(offsets == std::vector<std::int64_t>{0, 3, 6, 6, 6, 11});
+  }
+  CHECK(mr.outstanding_bytes() == 0);
+  CHECK(mr.outstanding_allocations() == 0);
+}
+
+TEST_CASE("strings: nulls, empty strings and UTF-8", "[column][strings]") {
+  auto const offset_type = GENERATE(colx::type_id::int32, colx::type_id::int64);
+  INFO("offsets " << colx::to_string(offset_type));
+  SECTION("no nulls: no mask") {
+    strings const values{"α", "β", "", "🙂"};
+    auto const c = colx::make_strings_column(values, offset_type, {}, backend_resource());
+    CHECK_FALSE(c.nullable());
+    CHECK(c.null_count() == 0);
+    CHECK(c.chars_size() == 2 + 2 + 4);
+    CHECK(colx::to_strings(c) == values);
+  }
+  SECTION("all null") {
+    strings const values(70);
+    auto const c = colx::make_strings_column(values, offset_type, {}, backend_resource());
+    CHECK(c.null_count() == 70);
+    CHECK(c.chars_size() == 0);
+    CHECK(colx::to_strings(c) == values);
+    CHECK(colx::to_strings(c.view().slice(33, 65)) == strings(32));
+  }
+  SECTION("all empty strings") {
+    strings const values(65, std::string());
+    auto const c = colx::make_strings_column(values, offset_type, {}, backend_resource());
+    CHECK_FALSE(c.nullable());
+    CHECK(c.chars_size() == 0);
+    CHECK(colx::to_strings(c) == values);
+  }
+  SECTION("no rows") {
+    auto const c = colx::make_strings_column({}, offset_type, {}, backend_resource());
+    CHECK(c.size() == 0);
+    CHECK(c.empty());
+    CHECK(c.chars_size() == 0);
+    CHECK(c.untyped().children()[0].size() == 1);
+    CHECK(colx::to_strings(c).empty());
+    CHECK(c.view().visit([](auto const& dv) { return dv.size; }) == 0);
+  }
+  SECTION("one row") {
+    auto const c = colx::make_strings_column({"only"}, offset_type, {}, backend_resource());
+    CHECK(colx::to_strings(c) == strings{"only"});
+    auto const n = colx::make_strings_column({std::nullopt}, offset_type, {}, backend_resource());
+    CHECK(n.null_count() == 1);
+    CHECK(colx::to_strings(n) == strings{std::nullopt});
+  }
+  SECTION("bytes are kept as they are, embedded NUL included") {
+    strings const values{std::string("a\0b", 3), std::string("\xff\xfe", 2), "z"};
+    auto const c = colx::make_strings_column(values, offset_type, {}, backend_resource());
+    CHECK(c.chars_size() == 6);
+    CHECK(colx::to_strings(c) == values);
+  }
+  SECTION("many rows") {
+    auto const values = mixed(4097);
+    auto const c = colx::make_strings_column(values, offset_type, {}, backend_resource());
+    CHECK(c.null_count() == nulls_in(values));
+    CHECK(static_cast<std::size_t>(c.chars_size()) == chars_in(values));
+    CHECK(colx::to_strings(c) == values);
+  }
+}
+
+TEST_CASE("strings: slices at odd offsets", "[column][strings]") {
+  auto const offset_type = GENERATE(colx::type_id::int32, colx::type_id::int64);
+  INFO("offsets " << colx::to_string(offset_type));
+  auto const values = mixed(1000);
+  auto const c = colx::make_strings_column(values, offset_type, {}, backend_resource());
+  auto const view = c.view();
+  for (size_type begin : {0, 1, 3, 31, 32, 33, 63, 64, 65, 999, 1000}) {
+    for (size_type length : {0, 1, 31, 33, 100, 900}) {
+      size_type const end = begin + length;
+      if (end > 1000) { continue; }
+      INFO("slice [" << begin << ", " << end << ")");
+      auto const s = view.slice(begin, end);
+      CHECK(s.size() == length);
+      CHECK(s.offset() == begin);
+      CHECK(s.chars() == view.chars());  // zero-copy
+      CHECK(s.null_mask() == view.null_mask());
+      CHECK(s.offset_type() == offset_type);
+      CHECK(s.null_count() == nulls_in(sub(values, begin, end)));
+      CHECK(colx::to_strings(s) == sub(values, begin, end));
+    }
+  }
+  // Slices of slices.
+  auto const inner = view.slice(31, 900).slice(33, 500);  // rows [64, 531)
+  CHECK(inner.offset() == 64);
+  CHECK(inner.null_count() == nulls_in(sub(values, 64, 531)));
+  CHECK(colx::to_strings(inner) == sub(values, 64, 531));
+  CHECK_THROWS_AS(view.slice(5, 1001), colx::out_of_range);
+  CHECK_THROWS_WITH(view.slice(7, 3), Catch::Contains("slice [7, 3) is outside a column of 1000 rows"));
+}
+
+TEST_CASE("strings: device_view and visit", "[column][strings]") {
+  auto const offset_type = GENERATE(colx::type_id::int32, colx::type_id::int64);
+  int const offset_bytes = offset_type == colx::type_id::int32 ? 4 : 8;
+  INFO("offsets " << colx::to_string(offset_type));
+  auto const values = mixed(300);
+  auto const c = colx::make_strings_column(values, offset_type, {}, backend_resource());
+
+  SECTION("the device view points into the column, with the slice offset applied") {
+    auto const s = c.view().slice(33, 290);
+    s.visit([&](auto const& dv) {
+      using Offset = std::remove_cv_t<std::remove_pointer_t<decltype(dv.offsets)>>;
+      CHECK(sizeof(Offset) == static_cast<std::size_t>(offset_bytes));
+      CHECK(dv.offsets == s.offsets_head<Offset>() + 33);
+      CHECK(dv.chars == c.view().chars());
+      CHECK(dv.mask == c.view().null_mask());
+      CHECK(dv.mask_offset == 33);
+      CHECK(dv.size == 257);
+      CHECK(dv.nullable());
+      return 0;
+    });
+    auto const empty = c.view().slice(10, 10);
+    CHECK(empty.visit([](auto const& dv) { return dv.offsets == nullptr && dv.size == 0; }));
+  }
+  SECTION("a functor reads every row on the backend") {
+    CHECK(backend_lengths(c.view(), offset_bytes) == reference_lengths(values));
+    CHECK(backend_lengths(c.view().slice(63, 257), offset_bytes) == reference_lengths(sub(values, 63, 257)));
+    CHECK(backend_lengths(c.view().slice(1, 2), offset_bytes) == reference_lengths(sub(values, 1, 2)));
+  }
+  SECTION("on the host, the device view reads values directly") {
+    auto const h = colx::make_strings_column(values, offset_type, {}, colx::get_current_host_resource());
+    auto const s = h.view().slice(3, 299);
+    s.visit([&](auto const& dv) {
+      for (size_type i = 0; i < dv.size; ++i) {
+        auto const& expected = values[static_cast<std::size_t>(3 + i)];
+        CHECK(dv.is_valid(i) == expected.has_value());
+        CHECK(dv.is_null(i) == !expected.has_value());
+        auto const sv = dv.value(i);
+        if (expected) {
+          CHECK(std::string(sv.data(), static_cast<std::size_t>(sv.size_bytes())) == *expected);
+          CHECK(sv.length() == code_points(*expected));
+        } else {
+          CHECK(sv.empty());  // colx writes no bytes for a null row
+        }
+      }
+      return 0;
+    });
+    CHECK(backend_lengths(h.view(), offset_bytes) == reference_lengths(values));
+  }
+}
+
+TEST_CASE("strings: checked casts and bad offsets", "[column][strings][errors]") {
+  tracked_resource mr;
+  {
+    auto ints = colx::make_column(std::vector<std::int32_t>{1, 2}, {}, mr.ref());
+    colx::any_column_view const iv = ints;
+    CHECK_THROWS_AS(colx::strings_column_view(iv), colx::schema_error);
+    CHECK_THROWS_WITH(colx::strings_column_view(iv), Catch::Contains("column has type int32, not string"));
+    CHECK_THROWS_WITH(colx::strings_column(std::move(ints).release()), Catch::Contains("not string"));
+
+    CHECK_THROWS_AS(colx::make_strings_column({"a"}, colx::type_id::int16, {}, mr.ref()), colx::logic_error);
+    CHECK_THROWS_WITH(colx::make_strings_column({"a"}, colx::type_id::uint32, {}, mr.ref()),
+                      Catch::Contains("strings offsets must be int32 or int64, not uint32"));
+
+    // The untyped view of a strings column is a strings column view again.
+    auto const s = colx::make_strings_column({"x", std::nullopt, "yz"}, colx::type_id::int32, {}, mr.ref());
+    colx::any_column_view const u = s;
+    CHECK(u.type().id() == colx::type_id::string);
+    CHECK(u.children().size() == 1);
+    CHECK_THROWS_AS(u.as<std::int32_t>(), colx::schema_error);
+    colx::strings_column_view const back(u.slice(1, 3));
+    CHECK(back.offset() == 1);
+    CHECK(colx::to_strings(back) == strings{std::nullopt, "yz"});
+
+    // A strings view whose offsets cannot describe its rows.
+    auto const offsets_view = s.untyped().children()[0].view();
+    CHECK_THROWS_WITH(colx::any_column_view(colx::data_type{colx::type_id::string}, 3, s.view().chars(), backend_kind(),
+                                            nullptr, 0, 1, {offsets_view}),
+                      Catch::Contains("strings offsets of 4 rows cannot describe rows [1, 4)"));
+    CHECK_THROWS_WITH(colx::any_column_view(colx::data_type{colx::type_id::string}, 3, s.view().chars(), backend_kind(),
+                                            nullptr, 0),
+                      Catch::Contains("needs one child (its offsets), not 0"));
+  }
+  CHECK(mr.outstanding_bytes() == 0);
+  CHECK(mr.outstanding_allocations() == 0);
+}
+
+TEST_CASE("strings: a default strings view is empty", "[column][strings]") {
+  colx::strings_column_view const v;
+  CHECK(v.size() == 0);
+  CHECK(v.empty());
+  CHECK(v.offset_type() == colx::type_id::int32);
+  CHECK(colx::to_strings(v).empty());
+  CHECK(v.slice(0, 0).empty());
+  CHECK_THROWS_AS(v.slice(0, 1), colx::out_of_range);
+}
+
+TEST_CASE("strings: string_view", "[column][strings]") {
+  std::string const text = "añb🙂";
+  colx::string_view const sv(text.data(), static_cast<size_type>(text.size()));
+  CHECK(sv.size_bytes() == 8);
+  CHECK(sv.length() == 4);
+  CHECK_FALSE(sv.empty());
+  colx::string_view const a("abc", 3);
+  colx::string_view const ab("ab", 2);
+  colx::string_view const abd("abd", 3);
+  CHECK(ab < a);
+  CHECK(a < abd);
+  CHECK(a == colx::string_view("abcdef", 3));
+  CHECK(a != abd);
+  CHECK(a.compare(a) == 0);
+  // Byte order is code-point order: 'z' (0x7A) before 'é' (0xC3 0xA9).
+  CHECK(colx::string_view("z", 1) < colx::string_view("é", 2));
+  CHECK(colx::string_view().empty());
+  CHECK(colx::string_view().length() == 0);
+}
