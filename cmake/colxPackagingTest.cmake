@@ -2,7 +2,8 @@
 #
 #   COLX_PKG_STEP=install           install the build tree into COLX_PKG_PREFIX (emptied first)
 #   COLX_PKG_STEP=find_package      configure, build and run the consumer in COLX_PKG_CONSUMER_SOURCE
-#   COLX_PKG_STEP=add_subdirectory  against the installed prefix, or against the source tree
+#                                   against the installed prefix
+#   COLX_PKG_STEP=add_subdirectory  the same against the source tree
 #
 # COLX_PKG_SETTINGS names a file, written at configure time, with the generator, compiler, prefix
 # path and source/binary dirs of the build under test.
@@ -17,12 +18,13 @@ function(colx_pkg_run what)
   endif()
 endfunction()
 
+set(config_args "")
+if(COLX_PKG_BUILD_TYPE)
+  set(config_args --config "${COLX_PKG_BUILD_TYPE}")
+endif()
+
 if(COLX_PKG_STEP STREQUAL "install")
   file(REMOVE_RECURSE "${COLX_PKG_PREFIX}")
-  set(config_args "")
-  if(COLX_PKG_BUILD_TYPE)
-    set(config_args --config "${COLX_PKG_BUILD_TYPE}")
-  endif()
   colx_pkg_run("install" "${CMAKE_COMMAND}" --install "${colx_binary_dir}" --prefix "${COLX_PKG_PREFIX}"
                ${config_args})
   return()
@@ -51,10 +53,6 @@ colx_pkg_run("configure of the ${COLX_PKG_STEP} consumer"
   "${CMAKE_COMMAND}" -S "${COLX_PKG_CONSUMER_SOURCE}" -B "${COLX_PKG_CONSUMER_BINARY}"
   -G "${colx_generator}" "-DCMAKE_CXX_COMPILER=${colx_cxx_compiler}"
   "-DCMAKE_PREFIX_PATH=${prefix_path}" ${args})
-set(config_args "")
-if(COLX_PKG_BUILD_TYPE)
-  set(config_args --config "${COLX_PKG_BUILD_TYPE}")
-endif()
 colx_pkg_run("build of the ${COLX_PKG_STEP} consumer"
   "${CMAKE_COMMAND}" --build "${COLX_PKG_CONSUMER_BINARY}" ${config_args})
 
