@@ -18,6 +18,11 @@
 #include <colx/core/config.hpp>
 #include <colx/core/error.hpp>
 #include <colx/exec/dispatch.hpp>
+#include <colx/expr/aggregate.hpp>
+#include <colx/expr/functions.hpp>
+#include <colx/frame/frame.hpp>
+#include <colx/frame/pipeline.hpp>
+#include <colx/frame/schema.hpp>
 #include <colx/memory/buffer.hpp>
 #include <colx/memory/current_resource.hpp>
 #include <colx/memory/failure_callback_adaptor.hpp>

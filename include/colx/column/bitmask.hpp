@@ -33,6 +33,16 @@ constexpr COLX_HOST_DEVICE void clear_bit(bitmask_type* mask, size_type bit) noe
   mask[bit / bits_per_word] &= ~(bitmask_type{1} << (bit % bits_per_word));
 }
 
+// Sets a bit that other threads may set in the same word at the same time.
+inline COLX_HOST_DEVICE void set_bit_atomic(bitmask_type* mask, size_type bit) noexcept {
+  bitmask_type const b = bitmask_type{1} << (bit % bits_per_word);
+#if COLX_IN_DEVICE_CODE
+  atomicOr(mask + bit / bits_per_word, b);
+#else
+  __atomic_fetch_or(mask + bit / bits_per_word, b, __ATOMIC_RELAXED);
+#endif
+}
+
 // The mask's bits [first_bit, first_bit + 32) as one word, for a mask sliced at any bit offset.
 // Bits at or past `end_bit` are unspecified; no word wholly past it is read.
 [[nodiscard]] constexpr COLX_HOST_DEVICE bitmask_type word_at(bitmask_type const* mask, size_type first_bit,

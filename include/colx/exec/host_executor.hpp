@@ -5,7 +5,10 @@
 #include <colx/core/config.hpp>
 #include <colx/memory/stream.hpp>
 
+#include <colx/column/bitmask.hpp>
+
 #include <algorithm>
+#include <atomic>
 #include <vector>
 
 namespace colx::host {
@@ -45,6 +48,74 @@ struct executor {
     }
     for (auto const& p : partial) { init = op(init, p); }
     return init;
+  }
+
+  // Folds rows into a state: acc(state&, i) for each row of a chunk in order, then
+  // merge(earlier, later) over the chunks in order. Chunks are fixed, so the result does not
+  // depend on the number of threads.
+  template <class State, class Acc, class Merge>
+  [[nodiscard]] State reduce_rows(size_type n, State init, Acc acc, Merge merge) const {
+    size_type const chunks = (n + reduce_chunk - 1) / reduce_chunk;
+    std::vector<State> partial(static_cast<std::size_t>(chunks), init);
+#pragma omp parallel for schedule(static) if (n >= parallel_threshold)
+    for (size_type c = 0; c < chunks; ++c) {
+      State s = init;
+      size_type const end = std::min(n, (c + 1) * reduce_chunk);
+      for (size_type i = c * reduce_chunk; i < end; ++i) { acc(s, i); }
+      partial[static_cast<std::size_t>(c)] = s;
+    }
+    State out = init;
+    for (auto const& p : partial) { out = merge(out, p); }
+    return out;
+  }
+
+  // Evaluates rows in tiles of 32, so each validity word is assembled by one thread:
+  // f.row(i) computes every output of row i, f.store(i, r) writes the values, and for each
+  // nullable output K, f.template store_mask<K>(word, bits) writes a mask word. F::masked is the
+  // number of nullable outputs and F::template valid<K>(r) reads one's validity.
+  template <class F>
+  void evaluate_rows(size_type n, F const& f) const {
+    size_type const tiles = (n + 31) / 32;
+#pragma omp parallel for schedule(static) if (n >= parallel_threshold)
+    for (size_type t = 0; t < tiles; ++t) {
+      bitmask_type bits[F::masked > 0 ? F::masked : 1] = {};
+      size_type const end = std::min(n, (t + 1) * 32);
+      for (size_type i = t * 32; i < end; ++i) {
+        auto const r = f.row(i);
+        f.store(i, r);
+        [&]<std::size_t... K>(std::index_sequence<K...>) {
+          ((bits[K] |= static_cast<bitmask_type>(F::template valid<K>(r)) << (i % 32)), ...);
+        }(std::make_index_sequence<F::masked>{});
+      }
+      [&]<std::size_t... K>(std::index_sequence<K...>) {
+        (f.template store_mask<K>(t, bits[K]), ...);
+      }(std::make_index_sequence<F::masked>{});
+    }
+  }
+
+  // Compaction: calls gather(k, i) for the k-th row i (in order) where keep(i) is true, and
+  // returns how many were kept. Two passes over chunks: count, then write at the chunk's offset.
+  template <class Keep, class Gather>
+  size_type select_rows(size_type n, Keep keep, Gather gather) const {
+    size_type const chunks = (n + reduce_chunk - 1) / reduce_chunk;
+    std::vector<size_type> offsets(static_cast<std::size_t>(chunks) + 1, 0);
+#pragma omp parallel for schedule(static) if (n >= parallel_threshold)
+    for (size_type c = 0; c < chunks; ++c) {
+      size_type kept = 0;
+      size_type const end = std::min(n, (c + 1) * reduce_chunk);
+      for (size_type i = c * reduce_chunk; i < end; ++i) { kept += keep(i) ? 1 : 0; }
+      offsets[static_cast<std::size_t>(c) + 1] = kept;
+    }
+    for (std::size_t c = 0; c < static_cast<std::size_t>(chunks); ++c) { offsets[c + 1] += offsets[c]; }
+#pragma omp parallel for schedule(static) if (n >= parallel_threshold)
+    for (size_type c = 0; c < chunks; ++c) {
+      size_type k = offsets[static_cast<std::size_t>(c)];
+      size_type const end = std::min(n, (c + 1) * reduce_chunk);
+      for (size_type i = c * reduce_chunk; i < end; ++i) {
+        if (keep(i)) { gather(k++, i); }
+      }
+    }
+    return offsets.back();
   }
 
   // out[i] = init + f(0) + ... + f(i-1) for i in [0, n]: n + 1 outputs, the last one the total,

@@ -15,15 +15,35 @@
 namespace colx {
 namespace expr {
 
-// Every expression node derives from this tag, which is what the operators below look for.
-struct node_base {};
+template <fixed_string Name, class E>
+struct named_expr;
+
+// Every expression node derives from node<Self>: the tag the operators look for, and .as<"name">()
+// to name an output.
+struct node_tag {};
+
+template <class Derived>
+struct node : node_tag {
+  template <fixed_string Name>
+  [[nodiscard]] constexpr named_expr<Name, Derived> as() const {
+    return named_expr<Name, Derived>{static_cast<Derived const&>(*this)};
+  }
+};
 
 template <class E>
-concept expression = std::is_base_of_v<node_base, std::remove_cvref_t<E>>;
+concept expression = std::is_base_of_v<node_tag, std::remove_cvref_t<E>>;
+
+// An expression with an output name: an argument of with_columns and aggregate. Named outputs are
+// unpacked before launch, so the name never reaches a kernel.
+template <fixed_string Name, class E>
+struct named_expr {
+  static constexpr auto name = Name;
+  E expr;
+};
 
 // A column reference by name, not yet bound to a schema.
 template <fixed_string Name>
-struct col : node_base {
+struct col : node<col<Name>> {
   static constexpr auto name = Name;
   static constexpr bool is_column_ref = true;
   [[nodiscard]] static std::string to_string() { return std::string(Name.view()); }
@@ -34,7 +54,7 @@ concept column_ref = expression<E> && named<E> && requires { requires E::is_colu
 
 // A column reference bound to position I of the kernel's inputs, holding T.
 template <std::size_t I, class T, bool Nullable>
-struct bound_col : node_base {
+struct bound_col : node<bound_col<I, T, Nullable>> {
   using value_type = T;
   template <class Inputs>
   [[nodiscard]] COLX_HOST_DEVICE maybe<T, Nullable> operator()(Inputs const& in, size_type i) const {
@@ -50,7 +70,7 @@ struct bound_col : node_base {
 
 // A constant. Never null.
 template <class T>
-struct literal : node_base {
+struct literal : node<literal<T>> {
   T value;
   constexpr COLX_HOST_DEVICE explicit literal(T v) : value(v) {}
   template <class Inputs>
@@ -68,7 +88,7 @@ struct literal : node_base {
 
 // A string constant stored inside the expression, so a kernel can read it from its arguments.
 template <std::size_t N>
-struct string_literal : node_base {
+struct string_literal : node<string_literal<N>> {
   char chars[N]{};
   size_type size = 0;
   constexpr string_literal(char const (&s)[N]) : size(N - 1) {  // NOLINT

@@ -13,7 +13,7 @@ namespace colx::expr {
 
 // op(a): null when a is null.
 template <class Op, class A>
-struct unary : node_base {
+struct unary : node<unary<Op, A>> {
   A a;
   constexpr COLX_HOST_DEVICE explicit unary(A a_) : a(a_) {}
   template <class Inputs>
@@ -30,7 +30,7 @@ struct unary : node_base {
 
 // op(a, b): null when either is null, or when the op says so (integer division by zero).
 template <class Op, class A, class B>
-struct binary : node_base {
+struct binary : node<binary<Op, A, B>> {
   A a;
   B b;
   constexpr COLX_HOST_DEVICE binary(A a_, B b_) : a(a_), b(b_) {}
@@ -59,7 +59,7 @@ struct binary : node_base {
 // Kleene (three-valued) AND and OR, as SQL and Arrow's and_kleene / or_kleene: a known false
 // decides AND (a known true decides OR) even when the other side is null.
 template <bool IsAnd, class A, class B>
-struct kleene : node_base {
+struct kleene : node<kleene<IsAnd, A, B>> {
   A a;
   B b;
   constexpr COLX_HOST_DEVICE kleene(A a_, B b_) : a(a_), b(b_) {}
@@ -91,7 +91,7 @@ struct kleene : node_base {
 
 // NOT: null stays null.
 template <class A>
-struct logical_not : node_base {
+struct logical_not : node<logical_not<A>> {
   A a;
   constexpr COLX_HOST_DEVICE explicit logical_not(A a_) : a(a_) {}
   template <class Inputs>
@@ -108,7 +108,7 @@ struct logical_not : node_base {
 
 // is_null(a) / is_valid(a): never null.
 template <bool WantNull, class A>
-struct null_test : node_base {
+struct null_test : node<null_test<WantNull, A>> {
   A a;
   constexpr COLX_HOST_DEVICE explicit null_test(A a_) : a(a_) {}
   template <class Inputs>
@@ -125,7 +125,7 @@ struct null_test : node_base {
 // if_else(c, t, e): t where c is true, e where c is false, null where c is null (Arrow's
 // if_else). The branches' types combine by C++'s promotion rules.
 template <class C, class T, class E>
-struct if_else_node : node_base {
+struct if_else_node : node<if_else_node<C, T, E>> {
   C c;
   T t;
   E e;
@@ -152,7 +152,7 @@ struct if_else_node : node_base {
 
 // coalesce(a, b): a where valid, else b (fill_null when b is a constant).
 template <class A, class B>
-struct coalesce_node : node_base {
+struct coalesce_node : node<coalesce_node<A, B>> {
   A a;
   B b;
   constexpr COLX_HOST_DEVICE coalesce_node(A a_, B b_) : a(a_), b(b_) {}
@@ -173,7 +173,7 @@ struct coalesce_node : node_base {
 
 // isin(a, {v...}): whether a equals one of a few constants, held inside the node.
 template <class A, class T, std::size_t N>
-struct isin_node : node_base {
+struct isin_node : node<isin_node<A, T, N>> {
   A a;
   T values[N];
   template <class Inputs>

@@ -7,10 +7,18 @@
 #include <colx/memory/current_resource.hpp>
 #include <colx/memory/stream.hpp>
 
+#include <colx/column/bitmask.hpp>
+
+#include <cub/block/block_reduce.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/tabulate_output_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+
+#include <array>
+#include <mutex>
 
 #include <algorithm>
 
@@ -40,6 +48,79 @@ class temporary_storage {
   std::size_t _bytes;
   void* _data;
 };
+
+// Folds a block's rows into one state: each thread takes rows i, i + stride, ... in order (four
+// at a time, so their loads are in flight together), then cub::BlockReduce merges the threads'
+// states in a fixed tree. With a grid fixed per device, results repeat exactly run to run.
+template <int Block, class State, class Acc, class Merge>
+__global__ void __launch_bounds__(Block) reduce_rows_kernel(size_type n, State init, Acc acc, Merge merge, State* partials) {
+  State s = init;
+  size_type const stride = static_cast<size_type>(gridDim.x) * Block;
+  size_type i = static_cast<size_type>(blockIdx.x) * Block + threadIdx.x;
+  for (; i + 3 * stride < n; i += 4 * stride) {
+    acc(s, i);
+    acc(s, i + stride);
+    acc(s, i + 2 * stride);
+    acc(s, i + 3 * stride);
+  }
+  for (; i < n; i += stride) { acc(s, i); }
+  using block_reduce = cub::BlockReduce<State, Block>;
+  __shared__ typename block_reduce::TempStorage temp;
+  State const r = block_reduce(temp).Reduce(s, merge);
+  if (threadIdx.x == 0) { partials[blockIdx.x] = r; }
+}
+
+template <class State, class Merge>
+struct merge_partials {
+  State const* partials;
+  Merge merge;
+  COLX_HOST_DEVICE void operator()(State& s, size_type i) const { s = merge(s, partials[i]); }
+};
+
+// One warp per 32-row tile: lane l evaluates row 32 * tile + l, and each nullable output's
+// validity word is one __ballot_sync, written by lane 0. Tiles are aligned to mask words, so no
+// two warps share a word.
+template <class F>
+__global__ void evaluate_rows_kernel(size_type n, F f) {
+  unsigned const lane = threadIdx.x % 32;
+  size_type const warps = static_cast<size_type>(gridDim.x) * (blockDim.x / 32);
+  for (size_type tile = (static_cast<size_type>(blockIdx.x) * blockDim.x + threadIdx.x) / 32; tile * 32 < n;
+       tile += warps) {
+    size_type const i = tile * 32 + lane;
+    bool const in_range = i < n;
+    decltype(f.row(0)) r{};
+    if (in_range) {
+      r = f.row(i);
+      f.store(i, r);
+    }
+    [&]<std::size_t... K>(std::index_sequence<K...>) {
+      ((void)[&] {
+        bitmask_type const bits = __ballot_sync(0xFFFFFFFFu, in_range && F::template valid<K>(r));
+        if (lane == 0) { f.template store_mask<K>(tile, bits); }
+      }(), ...);
+    }(std::make_index_sequence<F::masked>{});
+  }
+}
+
+template <class Gather>
+struct gather_at {
+  Gather gather;
+  COLX_HOST_DEVICE void operator()(std::int64_t k, size_type i) const { gather(static_cast<size_type>(k), i); }
+};
+
+// Streaming multiprocessors of the current device, asked once per device.
+inline int multiprocessors() {
+  static std::mutex mutex;
+  static std::array<int, 64> cached{};
+  int device = 0;
+  COLX_CUDA_TRY(cudaGetDevice(&device));
+  std::lock_guard lock(mutex);
+  if (device < 64 && cached[static_cast<std::size_t>(device)] > 0) { return cached[static_cast<std::size_t>(device)]; }
+  int sms = 0;
+  COLX_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  if (device < 64) { cached[static_cast<std::size_t>(device)] = sms; }
+  return sms;
+}
 
 // f(i) below n, zero at n: the scan's extra element that carries the total. At namespace scope:
 // a kernel's template arguments must be nameable from nvcc's host stub.
@@ -82,6 +163,57 @@ struct executor {
     COLX_CUDA_TRY(cudaMemcpyAsync(&host_result, result, sizeof(T), cudaMemcpyDeviceToHost, stream.value()));
     stream.synchronize();
     return host_result;
+  }
+
+  // Folds rows into a state (see detail::reduce_rows_kernel): one pass over the rows by a grid
+  // fixed per device, one tiny pass over the blocks' states; returns the state to the host.
+  template <class State, class Acc, class Merge>
+  [[nodiscard]] State reduce_rows(size_type n, State init, Acc acc, Merge merge) const {
+    constexpr int block = 256;
+    size_type const blocks =
+        std::max<size_type>(1, std::min<size_type>((n + block - 1) / block, size_type{8} * detail::multiprocessors()));
+    detail::temporary_storage temp((static_cast<std::size_t>(blocks) + 1) * sizeof(State), stream);
+    auto* partials = static_cast<State*>(temp.data());
+    detail::reduce_rows_kernel<block><<<static_cast<unsigned>(blocks), block, 0, stream.value()>>>(n, init, acc, merge, partials);
+    COLX_CUDA_TRY(cudaGetLastError());
+    detail::reduce_rows_kernel<block><<<1, block, 0, stream.value()>>>(
+        blocks, init, detail::merge_partials<State, Merge>{partials, merge}, merge, partials + blocks);
+    COLX_CUDA_TRY(cudaGetLastError());
+    State result;
+    COLX_CUDA_TRY(cudaMemcpyAsync(&result, partials + blocks, sizeof(State), cudaMemcpyDeviceToHost, stream.value()));
+    stream.synchronize();
+    return result;
+  }
+
+  // Evaluates rows with one warp per 32-row tile (see detail::evaluate_rows_kernel); the
+  // contract on F is the host executor's.
+  template <class F>
+  void evaluate_rows(size_type n, F const& f) const {
+    if (n <= 0) { return; }
+    constexpr int block = 256;
+    size_type const tiles = (n + 31) / 32;
+    size_type const blocks = std::min<size_type>((tiles + block / 32 - 1) / (block / 32), size_type{32} * detail::multiprocessors());
+    detail::evaluate_rows_kernel<<<static_cast<unsigned>(blocks), block, 0, stream.value()>>>(n, f);
+    COLX_CUDA_TRY(cudaGetLastError());
+  }
+
+  // Compaction in one pass: CUB's single-pass DeviceSelect (decoupled look-back) over row
+  // indices, writing through an output iterator that calls gather(k, i), so every output column
+  // is written in the same pass and no index column exists. Returns the count (synchronises).
+  template <class Keep, class Gather>
+  size_type select_rows(size_type n, Keep keep, Gather gather) const {
+    auto const out = thrust::make_tabulate_output_iterator(detail::gather_at<Gather>{gather});
+    auto const in = thrust::counting_iterator<size_type>(0);
+    std::size_t temp_bytes = 0;
+    COLX_CUDA_TRY(cub::DeviceSelect::If(nullptr, temp_bytes, in, out, static_cast<size_type*>(nullptr), n, keep, stream.value()));
+    std::size_t const count_offset = round_up(temp_bytes);
+    detail::temporary_storage temp(count_offset + sizeof(size_type), stream);
+    auto* count = reinterpret_cast<size_type*>(static_cast<char*>(temp.data()) + count_offset);
+    COLX_CUDA_TRY(cub::DeviceSelect::If(temp.data(), temp_bytes, in, out, count, n, keep, stream.value()));
+    size_type kept = 0;
+    COLX_CUDA_TRY(cudaMemcpyAsync(&kept, count, sizeof(size_type), cudaMemcpyDeviceToHost, stream.value()));
+    stream.synchronize();
+    return kept;
   }
 
   // out[i] = init + f(0) + ... + f(i-1) for i in [0, n]: n + 1 outputs, the last one the total,

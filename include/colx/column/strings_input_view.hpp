@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// A strings column as a fused kernel reads it: the offset width (int32 or int64) is a run-time
+// flag rather than a template parameter, so a kernel over k strings columns is instantiated once,
+// not 2^k times. The branch is uniform across a launch and costs nothing measurable.
+#include <colx/column/strings_column.hpp>
+
+#include <cstdint>
+
+namespace colx {
+
+struct strings_input_view {
+  void const* offsets = nullptr;  // row 0's offset: the slice offset is applied
+  char const* chars = nullptr;
+  bitmask_type const* mask = nullptr;
+  size_type mask_offset = 0;
+  size_type size = 0;
+  bool large = false;  // int64 offsets
+
+  [[nodiscard]] COLX_HOST_DEVICE bool is_valid(size_type i) const noexcept {
+    return mask == nullptr || bit_is_set(mask, mask_offset + i);
+  }
+  [[nodiscard]] COLX_HOST_DEVICE string_view value(size_type i) const noexcept {
+    size_type begin, end;
+    if (large) {
+      begin = static_cast<std::int64_t const*>(offsets)[i];
+      end = static_cast<std::int64_t const*>(offsets)[i + 1];
+    } else {
+      begin = static_cast<std::int32_t const*>(offsets)[i];
+      end = static_cast<std::int32_t const*>(offsets)[i + 1];
+    }
+    return {chars + begin, end - begin};
+  }
+};
+
+[[nodiscard]] inline strings_input_view input_view(strings_column_view const& v) {
+  if (v.empty()) { return {}; }
+  return v.visit([&](auto const& dv) {
+    using Offset = std::remove_cv_t<std::remove_pointer_t<decltype(dv.offsets)>>;
+    return strings_input_view{dv.offsets, dv.chars, dv.mask, dv.mask_offset, dv.size, sizeof(Offset) == 8};
+  });
+}
+
+}  // namespace colx

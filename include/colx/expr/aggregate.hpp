@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Aggregations for reduce (and, later, group-by): each Kind says how to fold valid values of an
+// expression into a small trivially copyable state, how to merge two states (the left one covers
+// earlier rows), and how to finish a state into a scalar. Nulls are skipped; an aggregate with no
+// valid input is null, except count and count_valid (0), any (false) and all (true).
+#include <colx/column/scalar.hpp>
+#include <colx/expr/expression.hpp>
+
+#include <cmath>
+#include <string>
+#include <type_traits>
+
+namespace colx::expr {
+
+namespace kinds {
+
+template <class T>
+using sum_t = std::conditional_t<std::is_floating_point_v<T>, double,
+                                 std::conditional_t<std::is_unsigned_v<T> && !std::is_same_v<T, bool>, std::uint64_t, std::int64_t>>;
+
+struct sum {
+  static constexpr char const* name = "sum";
+  template <class T>
+  struct state {
+    sum_t<T> total{};
+    size_type count = 0;
+  };
+  template <class T>
+  static constexpr COLX_HOST_DEVICE void add(state<T>& s, T v, size_type) {
+    static_assert(std::is_arithmetic_v<T>, "colx::sum needs a numeric expression (not strings, dates or decimals)");
+    if constexpr (std::is_integral_v<sum_t<T>>) {  // wraps like the element-wise ops
+      using U = std::make_unsigned_t<sum_t<T>>;
+      s.total = static_cast<sum_t<T>>(static_cast<U>(s.total) + static_cast<U>(static_cast<sum_t<T>>(v)));
+    } else {
+      s.total += static_cast<sum_t<T>>(v);
+    }
+    ++s.count;
+  }
+  template <class T>
+  static constexpr COLX_HOST_DEVICE state<T> merge(state<T> a, state<T> b) {
+    if constexpr (std::is_integral_v<sum_t<T>>) {
+      using U = std::make_unsigned_t<sum_t<T>>;
+      return {static_cast<sum_t<T>>(static_cast<U>(a.total) + static_cast<U>(b.total)), a.count + b.count};
+    } else {
+      return {a.total + b.total, a.count + b.count};
+    }
+  }
+  template <class T>
+  static scalar<sum_t<T>> finish(state<T> s) {
+    return s.count == 0 ? scalar<sum_t<T>>{} : scalar<sum_t<T>>(s.total);
+  }
+};
+
+template <bool IsMin>
+struct extremum {
+  static constexpr char const* name = IsMin ? "min" : "max";
+  template <class T>
+  struct state {
+    T value{};
+    bool any = false;
+  };
+  template <class T>
+  static constexpr COLX_HOST_DEVICE bool better(T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) {  // NaN loses to any number, as Arrow's min/max
+      if (a != a) { return false; }
+      if (b != b) { return true; }
+    }
+    return IsMin ? a < b : b < a;
+  }
+  template <class T>
+  static constexpr COLX_HOST_DEVICE void add(state<T>& s, T v, size_type) {
+    if (!s.any || better(v, s.value)) { s.value = v; }
+    s.any = true;
+  }
+  template <class T>
+  static constexpr COLX_HOST_DEVICE state<T> merge(state<T> a, state<T> b) {
+    if (!a.any) { return b; }
+    if (!b.any) { return a; }
+    return better(b.value, a.value) ? b : a;  // ties keep the earlier rows' value
+  }
+  template <class T>
+  static scalar<T> finish(state<T> s) {
+    return s.any ? scalar<T>(s.value) : scalar<T>{};
+  }
+};
+
+// Rows (all of them when CountNulls, else the valid ones).
+template <bool CountNulls>
+struct count {
+  static constexpr char const* name = CountNulls ? "count" : "count_valid";
+  static constexpr bool counts_nulls = CountNulls;
+  template <class T>
+  struct state {
+    size_type n = 0;
+  };
+  template <class T>
+  static constexpr COLX_HOST_DEVICE void add(state<T>& s, T, size_type) {
+    ++s.n;
+  }
+  template <class T>
+  static constexpr COLX_HOST_DEVICE state<T> merge(state<T> a, state<T> b) {
+    return {a.n + b.n};
+  }
+  template <class T>
+  static scalar<size_type> finish(state<T> s) {
+    return scalar<size_type>(s.n);
+  }
+};
+
+// Welford's running mean and squared deviations, merged with Chan's formula: stable, and in a
+// fixed order deterministic.
+struct moments {
+  size_type n = 0;
+  double mean = 0;
+  double m2 = 0;
+};
+constexpr COLX_HOST_DEVICE moments merge_moments(moments a, moments b) {
+  if (a.n == 0) { return b; }
+  if (b.n == 0) { return a; }
+  size_type const n = a.n + b.n;
+  double const delta = b.mean - a.mean;
+  double const mean = a.mean + delta * static_cast<double>(b.n) / static_cast<double>(n);
+  double const m2 = a.m2 + b.m2 + delta * delta * static_cast<double>(a.n) * static_cast<double>(b.n) / static_cast<double>(n);
+  return {n, mean, m2};
+}
+
+// Statistic: 0 mean, 1 sample variance, 2 sample standard deviation (ddof 1, as pandas).
+template <int Statistic>
+struct moment {
+  static constexpr char const* name = Statistic == 0 ? "mean" : Statistic == 1 ? "var" : "std";
+  template <class T>
+  using state = moments;
+  template <class T>
+  static constexpr COLX_HOST_DEVICE void add(moments& s, T v, size_type) {
+    static_assert(std::is_arithmetic_v<T>, "colx::mean/var/std need a numeric expression");
+    auto const x = static_cast<double>(v);
+    ++s.n;
+    double const delta = x - s.mean;
+    s.mean += delta / static_cast<double>(s.n);
+    s.m2 += delta * (x - s.mean);
+  }
+  template <class T>
+  static constexpr COLX_HOST_DEVICE moments merge(moments a, moments b) {
+    return merge_moments(a, b);
+  }
+  template <class T>
+  static scalar<double> finish(moments s) {
+    if constexpr (Statistic == 0) {
+      return s.n == 0 ? scalar<double>{} : scalar<double>(s.mean);
+    } else {
+      if (s.n < 2) { return {}; }
+      double const var = s.m2 / static_cast<double>(s.n - 1);
+      return scalar<double>(Statistic == 1 ? var : std::sqrt(var));
+    }
+  }
+};
+
+template <bool IsAny>
+struct boolean {
+  static constexpr char const* name = IsAny ? "any" : "all";
+  template <class T>
+  struct state {
+    bool value = !IsAny;
+  };
+  template <class T>
+  static constexpr COLX_HOST_DEVICE void add(state<T>& s, T v, size_type) {
+    s.value = IsAny ? (s.value || static_cast<bool>(v)) : (s.value && static_cast<bool>(v));
+  }
+  template <class T>
+  static constexpr COLX_HOST_DEVICE state<T> merge(state<T> a, state<T> b) {
+    return {IsAny ? (a.value || b.value) : (a.value && b.value)};
+  }
+  template <class T>
+  static scalar<bool> finish(state<T> s) {
+    return scalar<bool>(s.value);
+  }
+};
+
+// The row of the smallest (largest) valid value; ties go to the first row.
+template <bool IsMin>
+struct arg_extremum {
+  static constexpr char const* name = IsMin ? "argmin" : "argmax";
+  template <class T>
+  struct state {
+    T value{};
+    size_type row = -1;
+  };
+  template <class T>
+  static constexpr COLX_HOST_DEVICE void add(state<T>& s, T v, size_type row) {
+    if (s.row < 0 || extremum<IsMin>::better(v, s.value)) {
+      s.value = v;
+      s.row = row;
+    }
+  }
+  template <class T>
+  static constexpr COLX_HOST_DEVICE state<T> merge(state<T> a, state<T> b) {
+    if (a.row < 0) { return b; }
+    if (b.row < 0) { return a; }
+    if (extremum<IsMin>::better(b.value, a.value)) { return b; }
+    if (extremum<IsMin>::better(a.value, b.value)) { return a; }
+    return a.row <= b.row ? a : b;
+  }
+  template <class T>
+  static scalar<size_type> finish(state<T> s) {
+    return s.row < 0 ? scalar<size_type>{} : scalar<size_type>(s.row);
+  }
+};
+
+}  // namespace kinds
+
+// An aggregation of an expression: what reduce and aggregate take.
+template <class Kind, class E>
+struct aggregation {
+  E expr;
+
+  template <fixed_string Name>
+  [[nodiscard]] constexpr named_expr<Name, aggregation> as() const {
+    return {*this};
+  }
+  template <class F>
+  [[nodiscard]] auto map(F f) const {
+    return aggregation<Kind, decltype(f(expr))>{f(expr)};
+  }
+  [[nodiscard]] std::string to_string() const { return std::string(Kind::name) + "(" + expr.to_string() + ")"; }
+};
+
+// count() with no argument: every row (of a filtered frame, every kept row).
+struct row_marker : node<row_marker> {
+  template <class Inputs>
+  [[nodiscard]] COLX_HOST_DEVICE maybe<bool, false> operator()(Inputs const&, size_type) const {
+    return {true};
+  }
+  [[nodiscard]] static std::string to_string() { return "*"; }
+};
+
+template <class Kind, class A>
+[[nodiscard]] constexpr auto make_aggregation(A const& a) {
+  auto x = as_expression(a);
+  return aggregation<Kind, decltype(x)>{x};
+}
+
+}  // namespace colx::expr
+
+namespace colx {
+template <class A> [[nodiscard]] constexpr auto sum(A const& a) { return expr::make_aggregation<expr::kinds::sum>(a); }
+template <class A> [[nodiscard]] constexpr auto min(A const& a) { return expr::make_aggregation<expr::kinds::extremum<true>>(a); }
+template <class A> [[nodiscard]] constexpr auto max(A const& a) { return expr::make_aggregation<expr::kinds::extremum<false>>(a); }
+// count(): all rows. count(e): all rows, null or not. count_valid(e): rows where e is valid.
+[[nodiscard]] constexpr auto count() { return expr::make_aggregation<expr::kinds::count<true>>(expr::row_marker{}); }
+template <class A> [[nodiscard]] constexpr auto count(A const& a) { return expr::make_aggregation<expr::kinds::count<true>>(a); }
+template <class A> [[nodiscard]] constexpr auto count_valid(A const& a) { return expr::make_aggregation<expr::kinds::count<false>>(a); }
+template <class A> [[nodiscard]] constexpr auto mean(A const& a) { return expr::make_aggregation<expr::kinds::moment<0>>(a); }
+template <class A> [[nodiscard]] constexpr auto var(A const& a) { return expr::make_aggregation<expr::kinds::moment<1>>(a); }
+template <class A> [[nodiscard]] constexpr auto std(A const& a) { return expr::make_aggregation<expr::kinds::moment<2>>(a); }
+template <class A> [[nodiscard]] constexpr auto any(A const& a) { return expr::make_aggregation<expr::kinds::boolean<true>>(a); }
+template <class A> [[nodiscard]] constexpr auto all(A const& a) { return expr::make_aggregation<expr::kinds::boolean<false>>(a); }
+template <class A> [[nodiscard]] constexpr auto argmin(A const& a) { return expr::make_aggregation<expr::kinds::arg_extremum<true>>(a); }
+template <class A> [[nodiscard]] constexpr auto argmax(A const& a) { return expr::make_aggregation<expr::kinds::arg_extremum<false>>(a); }
+}  // namespace colx

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// frame<Schema>: equal-length columns with compile-time names and types. Columns are immutable
+// and shared, so a frame is cheap to copy and a derived frame (with_columns) reuses its inputs'
+// columns without copying them.
+#include <colx/column/column.hpp>
+#include <colx/column/strings_column.hpp>
+#include <colx/column/strings_input_view.hpp>
+#include <colx/core/tuple.hpp>
+#include <colx/expr/expression.hpp>
+#include <colx/frame/schema.hpp>
+
+#include <memory>
+#include <tuple>
+#include <utility>
+
+namespace colx {
+
+// The owning column type of a field's element type, and what a kernel reads of it.
+template <class T>
+using column_storage_t = std::conditional_t<std::is_same_v<T, string_view>, strings_column, column<T>>;
+template <class T>
+using input_view_t = std::conditional_t<std::is_same_v<T, string_view>, strings_input_view, column_device_view<T>>;
+
+template <class Schema>
+class frame;
+
+template <class... Fields>
+class frame<schema<Fields...>> {
+ public:
+  using schema_type = schema<Fields...>;
+  using inputs_type = tuple<input_view_t<typename Fields::type>...>;
+
+  // Takes the columns in schema order; checks lengths, memory and not_null fields.
+  explicit frame(column_storage_t<typename Fields::type>... columns)
+      : _columns(std::make_shared<column_storage_t<typename Fields::type> const>(std::move(columns))...) {
+    check();
+  }
+  // From shared columns (what with_columns builds).
+  explicit frame(std::shared_ptr<column_storage_t<typename Fields::type> const>... columns)
+      : _columns(std::move(columns)...) {
+    check();
+  }
+
+  [[nodiscard]] size_type num_rows() const noexcept { return std::get<0>(_columns)->size(); }
+  [[nodiscard]] static constexpr std::size_t num_columns() noexcept { return sizeof...(Fields); }
+  [[nodiscard]] memory_kind kind() const noexcept { return std::get<0>(_columns)->kind(); }
+
+  // The column a reference names: f["price"_c]. A misspelt name does not compile.
+  template <expr::column_ref C>
+  [[nodiscard]] auto const& operator[](C) const {
+    using checked = typename field_of<schema_type, C>::type;  // a readable error for a misspelt name
+    static_assert(sizeof(checked) > 0);
+    return *std::get<schema_type::template index_of<C>>(_columns);
+  }
+  template <std::size_t I>
+  [[nodiscard]] auto const& column_at() const {
+    return *std::get<I>(_columns);
+  }
+  template <std::size_t I>
+  [[nodiscard]] auto const& shared_column_at() const {
+    return std::get<I>(_columns);
+  }
+
+  // What fused kernels read: one view per field, in schema order, names left behind.
+  [[nodiscard]] inputs_type inputs() const {
+    return std::apply([](auto const&... c) { return inputs_type(input_of(*c)...); }, _columns);
+  }
+
+ private:
+  static_assert(sizeof...(Fields) > 0, "colx::frame needs at least one field");
+
+  template <class T>
+  static column_device_view<T> input_of(column<T> const& c) {
+    return c.device_view();
+  }
+  static strings_input_view input_of(strings_column const& c) { return input_view(c.view()); }
+
+  void check() const {
+    size_type const rows = num_rows();
+    memory_kind const where = kind();
+    auto const check_one = [&](auto const& c, std::string_view name, bool nullable_field) {
+      COLX_EXPECTS(c != nullptr, "frame column \"", name, "\" is missing");
+      COLX_EXPECTS(c->size() == rows, "frame columns must have equal lengths: \"", name, "\" has ", c->size(),
+                   " rows, the first column ", rows);
+      COLX_EXPECTS(c->empty() || is_host_accessible(c->kind()) == is_host_accessible(where), "frame column \"", name,
+                   "\" lives in ", to_string(c->kind()), " memory, the first column in ", to_string(where));
+      COLX_EXPECTS_AS(schema_error, nullable_field || c->null_count() == 0, "field \"", name, "\" is not_null but its column has ",
+                      c->null_count(), " nulls");
+    };
+    std::apply([&](auto const&... c) { (check_one(c, Fields::name.view(), Fields::is_nullable), ...); }, _columns);
+  }
+
+  std::tuple<std::shared_ptr<column_storage_t<typename Fields::type> const>...> _columns;
+};
+
+}  // namespace colx

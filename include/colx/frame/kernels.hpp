@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The functors fused pipelines hand to an executor: bound expressions over a frame's input
+// views, name-free, trivially copyable, the same on host and device.
+#include <colx/column/bitmask.hpp>
+#include <colx/column/column_device_view.hpp>
+#include <colx/core/tuple.hpp>
+#include <colx/expr/aggregate.hpp>
+
+#include <array>
+#include <utility>
+
+namespace colx::detail {
+
+// keep(i): the predicate is valid and true (filters drop null predicates, as SQL's WHERE).
+template <class Inputs, class Pred>
+struct keep_fn {
+  Inputs in;
+  Pred pred;
+  COLX_HOST_DEVICE bool operator()(size_type const& i) const {
+    auto const p = pred(in, i);
+    return p.valid && static_cast<bool>(p.value);
+  }
+};
+
+// ---- reduce -------------------------------------------------------------------------------------
+
+template <class Agg, class Inputs>
+struct aggregation_traits;
+template <class Kind, class E, class Inputs>
+struct aggregation_traits<expr::aggregation<Kind, E>, Inputs> {
+  using value_type = typename expr::result_t<E, Inputs>::value_type;
+  using state = typename Kind::template state<value_type>;
+  using kind = Kind;
+};
+
+template <class Inputs, class... Aggs>
+using reduce_state = tuple<typename aggregation_traits<Aggs, Inputs>::state...>;
+
+template <class Inputs, class Pred, class... Aggs>
+struct accumulate_fn {
+  using state = reduce_state<Inputs, Aggs...>;
+  Inputs in;
+  Pred pred;
+  tuple<Aggs...> aggs;
+
+  COLX_HOST_DEVICE void operator()(state& s, size_type i) const {
+    auto const p = pred(in, i);
+    if (!(p.valid && static_cast<bool>(p.value))) { return; }
+    add(s, i, std::index_sequence_for<Aggs...>{});
+  }
+
+ private:
+  template <std::size_t... K>
+  COLX_HOST_DEVICE void add(state& s, size_type i, std::index_sequence<K...>) const {
+    (add_one<K>(s, i), ...);
+  }
+  template <std::size_t K>
+  COLX_HOST_DEVICE void add_one(state& s, size_type i) const {
+    auto const& agg = get<K>(aggs);
+    using traits = aggregation_traits<std::remove_cvref_t<decltype(agg)>, Inputs>;
+    auto const v = agg.expr(in, i);
+    if constexpr (requires { traits::kind::counts_nulls; }) {
+      if (traits::kind::counts_nulls || v.valid) { traits::kind::template add<typename traits::value_type>(get<K>(s), v.value, i); }
+    } else {
+      if (v.valid) { traits::kind::template add<typename traits::value_type>(get<K>(s), v.value, i); }
+    }
+  }
+};
+
+template <class Inputs, class... Aggs>
+struct merge_fn {
+  using state = reduce_state<Inputs, Aggs...>;
+  COLX_HOST_DEVICE state operator()(state const& a, state const& b) const {
+    return merge(a, b, std::index_sequence_for<Aggs...>{});
+  }
+
+ private:
+  template <std::size_t... K>
+  COLX_HOST_DEVICE state merge(state const& a, state const& b, std::index_sequence<K...>) const {
+    return state(aggregation_traits<Aggs, Inputs>::kind::template merge<typename aggregation_traits<Aggs, Inputs>::value_type>(
+        get<K>(a), get<K>(b))...);
+  }
+};
+
+// ---- evaluate -----------------------------------------------------------------------------------
+
+// Positions of the outputs that can be null, in order.
+template <bool... Nullable>
+constexpr auto masked_positions() {
+  constexpr std::size_t count = (std::size_t{0} + ... + (Nullable ? 1 : 0));
+  std::array<std::size_t, count == 0 ? 1 : count> out{};
+  std::size_t k = 0;
+  std::size_t i = 0;
+  ((Nullable ? (out[k++] = i++) : i++), ...);
+  return out;
+}
+
+// Evaluates every output of a row into registers first, then stores them: loads shared by several
+// outputs (common subexpressions) are then evaluated once by the compiler, since nothing is
+// stored in between.
+template <class Inputs, class Outputs, class... Exprs>
+struct evaluate_fn {
+  using row_type = tuple<expr::result_t<Exprs, Inputs>...>;
+  static constexpr auto positions = masked_positions<expr::result_t<Exprs, Inputs>::nullable...>();
+  static constexpr std::size_t masked = (std::size_t{0} + ... + (expr::result_t<Exprs, Inputs>::nullable ? 1 : 0));
+  // A constant, so device code never calls std::array's (host) operator[].
+  template <std::size_t K>
+  static constexpr std::size_t position = positions[K];
+
+  Inputs in;
+  tuple<Exprs...> exprs;
+  Outputs out;  // tuple of mutable_column_device_view
+
+  COLX_HOST_DEVICE row_type row(size_type i) const { return eval(i, std::index_sequence_for<Exprs...>{}); }
+  COLX_HOST_DEVICE void store(size_type i, row_type const& r) const { store(i, r, std::index_sequence_for<Exprs...>{}); }
+  template <std::size_t K>
+  static COLX_HOST_DEVICE bool valid(row_type const& r) {
+    return static_cast<bool>(get<position<K>>(r).valid);
+  }
+  template <std::size_t K>
+  COLX_HOST_DEVICE void store_mask(size_type word, bitmask_type bits) const {
+    get<position<K>>(out).mask[word] = bits;
+  }
+
+ private:
+  template <std::size_t... K>
+  COLX_HOST_DEVICE row_type eval(size_type i, std::index_sequence<K...>) const {
+    return row_type(get<K>(exprs)(in, i)...);
+  }
+  template <std::size_t... K>
+  COLX_HOST_DEVICE void store(size_type i, row_type const& r, std::index_sequence<K...>) const {
+    ((get<K>(out).data[i] = get<K>(r).value), ...);
+  }
+};
+
+// ---- compaction ---------------------------------------------------------------------------------
+
+// gather(k, i): output row k is input row i, for every column; validity bits are set atomically
+// because neighbouring output rows may come from different threads.
+template <class Inputs, class Outputs>
+struct gather_fn {
+  Inputs in;
+  Outputs out;
+  COLX_HOST_DEVICE void operator()(size_type k, size_type i) const { gather(k, i, std::make_index_sequence<Inputs::size>{}); }
+
+ private:
+  template <std::size_t... C>
+  COLX_HOST_DEVICE void gather(size_type k, size_type i, std::index_sequence<C...>) const {
+    ((get<C>(out).data[k] = get<C>(in).value(i),
+      (get<C>(out).mask != nullptr && get<C>(in).is_valid(i)) ? set_bit_atomic(get<C>(out).mask, k) : void()),
+     ...);
+  }
+};
+
+}  // namespace colx::detail

@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Pipelines over frames: `f | filter(p) | reduce(sum(e))`, `f | with_columns(e.as<"x">())`,
+// `(f | filter(p)).collect()`, `f | count_if(p)`, and explain(). A filter is lazy: it runs inside
+// whatever follows it, so filter + reduce is one pass with no compaction, and collect() is one
+// compaction pass over every column.
+#include <colx/column/bitmask_ops.hpp>
+#include <colx/exec/dispatch.hpp>
+#include <colx/expr/aggregate.hpp>
+#include <colx/expr/functions.hpp>
+#include <colx/frame/frame.hpp>
+#include <colx/frame/kernels.hpp>
+
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace colx {
+
+// ---- stages -------------------------------------------------------------------------------------
+
+template <class Pred>
+struct filter_stage {
+  Pred pred;
+};
+template <class... Aggs>
+struct reduce_stage {
+  std::tuple<Aggs...> aggs;
+};
+template <class Pred>
+struct count_if_stage {
+  Pred pred;
+};
+template <class... Named>
+struct with_columns_stage {
+  std::tuple<Named...> outputs;
+};
+
+// Keeps the rows where `pred` is true (null counts as false).
+template <class P>
+[[nodiscard]] constexpr auto filter(P const& pred) {
+  auto e = expr::as_expression(pred);
+  return filter_stage<decltype(e)>{e};
+}
+// Reduces every row (of a filtered frame, every kept row) to one value per aggregation.
+template <class... Aggs>
+[[nodiscard]] constexpr auto reduce(Aggs const&... aggs) {
+  static_assert(sizeof...(Aggs) > 0, "colx::reduce needs at least one aggregation: reduce(sum(\"x\"_c), ...)");
+  return reduce_stage<Aggs...>{{aggs...}};
+}
+// The number of rows where `pred` is true.
+template <class P>
+[[nodiscard]] constexpr auto count_if(P const& pred) {
+  auto e = expr::as_expression(pred);
+  return count_if_stage<decltype(e)>{e};
+}
+// New columns from expressions, all evaluated in one pass: with_columns(e.as<"x">(), ...).
+template <class... Named>
+[[nodiscard]] constexpr auto with_columns(Named const&... outputs) {
+  static_assert(sizeof...(Named) > 0, "colx::with_columns needs at least one expr.as<\"name\">()");
+  static_assert((requires { Named::name; } && ...), "colx::with_columns takes named expressions: expr.as<\"name\">()");
+  return with_columns_stage<Named...>{{outputs...}};
+}
+
+// ---- a frame with a pending predicate --------------------------------------------------------------
+
+template <class Frame, class Pred>
+class filtered {
+ public:
+  filtered(Frame frame, Pred pred) : _frame(std::move(frame)), _pred(pred) {}
+  [[nodiscard]] Frame const& source() const noexcept { return _frame; }
+  [[nodiscard]] Pred const& predicate() const noexcept { return _pred; }
+
+  // The kept rows of every column, in one compaction pass.
+  [[nodiscard]] Frame collect(stream_ref stream = {}, resource_ref mr = get_current_resource()) const;
+
+ private:
+  Frame _frame;
+  Pred _pred;
+};
+
+template <class Schema, class P>
+[[nodiscard]] auto operator|(frame<Schema> const& f, filter_stage<P> const& s) {
+  return filtered<frame<Schema>, P>(f, s.pred);
+}
+template <class Frame, class P, class Q>
+[[nodiscard]] auto operator|(filtered<Frame, P> const& f, filter_stage<Q> const& s) {
+  auto both = f.predicate() && s.pred;
+  return filtered<Frame, decltype(both)>(f.source(), both);
+}
+
+// ---- reduce ---------------------------------------------------------------------------------------
+
+namespace detail {
+
+template <class Inputs, class... Aggs, class State, std::size_t... K>
+auto finish_all(State const& s, std::index_sequence<K...>) {
+  auto results = std::tuple(aggregation_traits<Aggs, Inputs>::kind::template finish<typename aggregation_traits<Aggs, Inputs>::value_type>(
+      get<K>(s))...);
+  if constexpr (sizeof...(Aggs) == 1) {
+    return std::get<0>(results);
+  } else {
+    return results;
+  }
+}
+
+// One pass: the predicate and every aggregation's expression are evaluated per row, and each
+// aggregation folds its valid values into its state.
+template <class Frame, class Pred, class... Aggs>
+auto reduce_bound(Frame const& f, Pred const& pred, stream_ref stream, Aggs const&... aggs) {
+  using inputs = typename Frame::inputs_type;
+  using acc_t = accumulate_fn<inputs, Pred, Aggs...>;
+  using state_t = typename acc_t::state;
+  acc_t const acc{f.inputs(), pred, tuple<Aggs...>(aggs...)};
+  state_t const s = on_backend(f.kind(), stream, [&](auto const& exec) {
+    return exec.reduce_rows(f.num_rows(), state_t{}, acc, merge_fn<inputs, Aggs...>{});
+  });
+  return finish_all<inputs, Aggs...>(s, std::index_sequence_for<Aggs...>{});
+}
+
+template <class Frame, class Pred, class... Aggs>
+auto reduce_frame(Frame const& f, Pred const& pred, std::tuple<Aggs...> const& aggs, stream_ref stream) {
+  using schema_type = typename Frame::schema_type;
+  return std::apply(
+      [&](auto const&... a) { return reduce_bound(f, expr::bind<schema_type>(pred), stream, expr::bind<schema_type>(a)...); },
+      aggs);
+}
+
+}  // namespace detail
+
+// One scalar for one aggregation, a std::tuple of scalars for several (structured bindings).
+template <class Schema, class... Aggs>
+[[nodiscard]] auto operator|(frame<Schema> const& f, reduce_stage<Aggs...> const& s) {
+  return detail::reduce_frame(f, expr::row_marker{}, s.aggs, stream_ref{});
+}
+template <class Frame, class P, class... Aggs>
+[[nodiscard]] auto operator|(filtered<Frame, P> const& f, reduce_stage<Aggs...> const& s) {
+  return detail::reduce_frame(f.source(), f.predicate(), s.aggs, stream_ref{});
+}
+template <class Schema, class P>
+[[nodiscard]] size_type operator|(frame<Schema> const& f, count_if_stage<P> const& s) {
+  return (f | filter(s.pred) | reduce(count())).value;
+}
+template <class Frame, class P, class Q>
+[[nodiscard]] size_type operator|(filtered<Frame, P> const& f, count_if_stage<Q> const& s) {
+  return (f | filter(s.pred) | reduce(count())).value;
+}
+
+// ---- with_columns ----------------------------------------------------------------------------------
+
+namespace detail {
+
+template <class Inputs, class Named, class Schema>
+struct output_field {
+  using bound = decltype(expr::bind<Schema>(std::declval<Named const&>().expr));
+  using result = expr::result_t<bound, Inputs>;
+  using type = field<Named::name, typename result::value_type, result::nullable ? nullable : not_null>;
+};
+
+template <class Schema, class... Extra>
+struct append_fields;
+template <class... Fields, class... Extra>
+struct append_fields<schema<Fields...>, Extra...> {
+  using type = schema<Fields..., Extra...>;
+};
+
+template <class T>
+column<T> allocate_output(size_type rows, bool nullable, stream_ref stream, resource_ref mr) {
+  uvector<T> data(rows, stream, mr);
+  if (!nullable) { return column<T>(std::move(data)); }
+  // Zero the padding too: the kernel writes whole words only up to the last row.
+  return column<T>(std::move(data), create_bitmask(rows, false, stream, mr), 0);
+}
+
+}  // namespace detail
+
+namespace detail {
+
+template <class Frame, class... Named, std::size_t... K>
+auto with_columns_impl(Frame const& f, std::tuple<Named...> const& named, stream_ref stream, resource_ref mr,
+                       std::index_sequence<K...>) {
+  using schema_type = typename Frame::schema_type;
+  using inputs = typename Frame::inputs_type;
+  using out_schema = typename append_fields<schema_type, typename output_field<inputs, Named, schema_type>::type...>::type;
+  static_assert((fixed_width_element<typename output_field<inputs, Named, schema_type>::type::type> && ...),
+                "colx::with_columns computes fixed-width columns; a string-valued expression can be used in "
+                "predicates and comparisons but not stored as a new column yet");
+  size_type const rows = f.num_rows();
+  std::tuple outputs(allocate_output<typename output_field<inputs, Named, schema_type>::type::type>(
+      rows, output_field<inputs, Named, schema_type>::type::is_nullable, stream, mr)...);
+  auto const views = tuple(std::get<K>(outputs).mutable_device_view()...);
+  evaluate_fn<inputs, std::remove_cvref_t<decltype(views)>, typename output_field<inputs, Named, schema_type>::bound...> const fn{
+      f.inputs(), tuple(expr::bind<schema_type>(std::get<K>(named).expr)...), views};
+  on_backend(f.kind(), stream, [&](auto const& exec) { exec.evaluate_rows(rows, fn); });
+  auto const count_nulls = [&](auto& c) {
+    if (c.nullable()) { c.set_null_count(count_unset_bits(c.null_mask(), 0, rows, c.kind(), stream)); }
+  };
+  (count_nulls(std::get<K>(outputs)), ...);
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return frame<out_schema>(f.template shared_column_at<I>()...,
+                             std::make_shared<std::remove_cvref_t<decltype(std::get<K>(outputs))> const>(std::move(std::get<K>(outputs)))...);
+  }(std::make_index_sequence<schema_type::size>{});
+}
+
+}  // namespace detail
+
+// A new frame: the input's columns (shared, not copied) and one column per named expression,
+// computed together in one pass over the inputs.
+template <class Schema, class... Named>
+[[nodiscard]] auto operator|(frame<Schema> const& f, with_columns_stage<Named...> const& s) {
+  return detail::with_columns_impl(f, s.outputs, stream_ref{}, get_current_resource(f.kind()),
+                                   std::index_sequence_for<Named...>{});
+}
+
+// ---- collect ---------------------------------------------------------------------------------------
+
+namespace detail {
+
+template <class T>
+column<T> allocate_like(column<T> const& input, size_type rows, stream_ref stream, resource_ref mr) {
+  uvector<T> data(rows, stream, mr);
+  if (!input.nullable()) { return column<T>(std::move(data), buffer(0, stream, mr), 0, input.type()); }
+  return column<T>(std::move(data), create_bitmask(rows, false, stream, mr), 0, input.type());
+}
+
+template <class Frame, class Pred, std::size_t... C>
+Frame collect_impl(Frame const& f, Pred const& pred, stream_ref stream, resource_ref mr, std::index_sequence<C...>) {
+  using schema_type = typename Frame::schema_type;
+  using inputs = typename Frame::inputs_type;
+  static_assert((fixed_width_element<typename schema_type::template field_at<C>::type> && ...),
+                "colx: collecting a filtered frame with string columns is not supported yet: select the "
+                "fixed-width columns first");
+  size_type const rows = f.num_rows();
+  auto const bound = expr::bind<schema_type>(pred);
+  // Sized for every row; trimmed once the count is known.
+  std::tuple outputs(allocate_like(f.template column_at<C>(), rows, stream, mr)...);
+  auto const views = tuple(std::get<C>(outputs).mutable_device_view()...);
+  keep_fn<inputs, std::remove_cvref_t<decltype(bound)>> const keep{f.inputs(), bound};
+  gather_fn<inputs, std::remove_cvref_t<decltype(views)>> const gather{f.inputs(), views};
+  size_type const kept =
+      on_backend(f.kind(), stream, [&](auto const& exec) { return exec.select_rows(rows, keep, gather); });
+  auto const trim = [&](auto& c) {
+    using T = typename std::remove_cvref_t<decltype(c)>::value_type;
+    auto parts = std::move(c).release();
+    data_type const type = parts.type();
+    auto contents = std::move(parts).release();
+    contents.data.resize(static_cast<std::size_t>(kept) * sizeof(T), stream);
+    size_type const nulls = contents.mask.empty()
+                                ? 0
+                                : count_unset_bits(static_cast<bitmask_type const*>(contents.mask.data()), 0, kept,
+                                                   contents.mask.kind(), stream);
+    return std::make_shared<column<T> const>(any_column(type, kept, std::move(contents.data), std::move(contents.mask), nulls));
+  };
+  return Frame(trim(std::get<C>(outputs))...);
+}
+
+}  // namespace detail
+
+template <class Frame, class Pred>
+Frame filtered<Frame, Pred>::collect(stream_ref stream, resource_ref mr) const {
+  return detail::collect_impl(_frame, _pred, stream, mr, std::make_index_sequence<Frame::schema_type::size>{});
+}
+
+}  // namespace colx
