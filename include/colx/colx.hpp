@@ -20,6 +20,7 @@
 #include <colx/exec/dispatch.hpp>
 #include <colx/expr/aggregate.hpp>
 #include <colx/expr/functions.hpp>
+#include <colx/frame/explain.hpp>
 #include <colx/frame/frame.hpp>
 #include <colx/frame/pipeline.hpp>
 #include <colx/frame/schema.hpp>

@@ -11,6 +11,7 @@
 
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace colx {
 namespace expr {
@@ -56,6 +57,7 @@ concept column_ref = expression<E> && named<E> && requires { requires E::is_colu
 template <std::size_t I, class T, bool Nullable>
 struct bound_col : node<bound_col<I, T, Nullable>> {
   using value_type = T;
+  static constexpr std::size_t position = I;
   template <class Inputs>
   [[nodiscard]] COLX_HOST_DEVICE maybe<T, Nullable> operator()(Inputs const& in, size_type i) const {
     auto const& view = get<I>(in);
@@ -149,6 +151,28 @@ struct bind_fn {
     return bind<Schema>(e);
   }
 };
+
+// Marks the input positions a bound expression reads (for explain's byte counts).
+template <class E>
+void mark_columns(E const& e, std::vector<bool>& used);
+
+struct mark_fn {
+  std::vector<bool>* used;
+  template <class E>
+  E operator()(E const& e) const {
+    mark_columns(e, *used);
+    return e;
+  }
+};
+
+template <class E>
+void mark_columns(E const& e, std::vector<bool>& used) {
+  if constexpr (requires { E::position; }) {
+    used.at(E::position) = true;
+  } else if constexpr (interior_node<E>) {
+    (void)e.map(mark_fn{&used});
+  }
+}
 
 // The row type an expression evaluates to on inputs of type Inputs: maybe<T, Nullable>.
 template <class E, class Inputs>
