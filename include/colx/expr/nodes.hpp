@@ -63,22 +63,24 @@ struct kleene : node<kleene<IsAnd, A, B>> {
   A a;
   B b;
   constexpr COLX_HOST_DEVICE kleene(A a_, B b_) : a(a_), b(b_) {}
+  // The right side is evaluated only when the left does not decide: like C++'s && and ||, so a
+  // filter's later conditions read their columns only for rows that passed the earlier ones.
   template <class Inputs>
   [[nodiscard]] COLX_HOST_DEVICE auto operator()(Inputs const& in, size_type i) const {
-    auto const x = a(in, i);
-    auto const y = b(in, i);
-    static_assert(std::is_same_v<typename decltype(x)::value_type, bool> && std::is_same_v<typename decltype(y)::value_type, bool>,
+    using X = result_t<A, Inputs>;
+    using Y = result_t<B, Inputs>;
+    static_assert(std::is_same_v<typename X::value_type, bool> && std::is_same_v<typename Y::value_type, bool>,
                   "colx: && and || need boolean operands (comparisons, is_null, ...)");
-    constexpr bool nullable = decltype(x)::nullable || decltype(y)::nullable;
+    constexpr bool nullable = X::nullable || Y::nullable;
+    auto const x = a(in, i);
     bool const xv = static_cast<bool>(x.value);
+    if (x.valid && xv != IsAnd) { return make_maybe<nullable>(!IsAnd, true); }  // false && _, true || _
+    auto const y = b(in, i);
     bool const yv = static_cast<bool>(y.value);
-    if constexpr (IsAnd) {
-      bool const decided = (x.valid && !xv) || (y.valid && !yv);  // a known false
-      return make_maybe<nullable>(!decided && xv && yv, decided || (x.valid && y.valid));
-    } else {
-      bool const decided = (x.valid && xv) || (y.valid && yv);  // a known true
-      return make_maybe<nullable>(decided, decided || (x.valid && y.valid));
-    }
+    if (y.valid && yv != IsAnd) { return make_maybe<nullable>(!IsAnd, true); }
+    // Neither side decides: the result is the identity (true for AND, false for OR) if both are
+    // valid, else null.
+    return make_maybe<nullable>(IsAnd, x.valid && y.valid);
   }
   template <class F>
   [[nodiscard]] auto map(F f) const {
