@@ -93,10 +93,10 @@ struct executor {
     }
   }
 
-  // Compaction: calls gather(k, i) for the k-th row i (in order) where keep(i) is true, and
-  // returns how many were kept. Two passes over chunks: count, then write at the chunk's offset.
-  template <class Keep, class Gather>
-  size_type select_rows(size_type n, Keep keep, Gather gather) const {
+  // Compaction: for the k-th row i (in order) where keep(i) is true, store(k, load(i)); returns
+  // how many were kept. Two passes over fixed chunks: count, then write at the chunk's offset.
+  template <class Keep, class Load, class Store>
+  size_type select_rows(size_type n, Keep keep, Load load, Store store) const {
     size_type const chunks = (n + reduce_chunk - 1) / reduce_chunk;
     std::vector<size_type> offsets(static_cast<std::size_t>(chunks) + 1, 0);
 #pragma omp parallel for schedule(static) if (n >= parallel_threshold)
@@ -112,7 +112,7 @@ struct executor {
       size_type k = offsets[static_cast<std::size_t>(c)];
       size_type const end = std::min(n, (c + 1) * reduce_chunk);
       for (size_type i = c * reduce_chunk; i < end; ++i) {
-        if (keep(i)) { gather(k++, i); }
+        if (keep(i)) { store(k++, load(i)); }
       }
     }
     return offsets.back();

@@ -136,19 +136,43 @@ struct evaluate_fn {
 
 // ---- compaction ---------------------------------------------------------------------------------
 
-// gather(k, i): output row k is input row i, for every column; validity bits are set atomically
-// because neighbouring output rows may come from different threads.
-template <class Inputs, class Outputs>
-struct gather_fn {
+// One row of a frame as the compaction moves it: every column's value and validity. Loading kept
+// rows into registers before storing any lets the loads of several rows be in flight together
+// (a store could alias a later load, so the compiler cannot reorder them itself).
+template <class... Ts>
+struct row_item {
+  tuple<Ts...> values;
+  std::uint64_t valid = 0;  // bit c: column c is valid
+};
+
+template <class Inputs, class Item>
+struct load_row_fn {
   Inputs in;
-  Outputs out;
-  COLX_HOST_DEVICE void operator()(size_type k, size_type i) const { gather(k, i, std::make_index_sequence<Inputs::size>{}); }
+  COLX_HOST_DEVICE Item operator()(size_type i) const { return load(i, std::make_index_sequence<Inputs::size>{}); }
 
  private:
   template <std::size_t... C>
-  COLX_HOST_DEVICE void gather(size_type k, size_type i, std::index_sequence<C...>) const {
-    ((get<C>(out).data[k] = get<C>(in).value(i),
-      (get<C>(out).mask != nullptr && get<C>(in).is_valid(i)) ? set_bit_atomic(get<C>(out).mask, k) : void()),
+  COLX_HOST_DEVICE Item load(size_type i, std::index_sequence<C...>) const {
+    return Item{decltype(Item::values)(get<C>(in).value(i)...),
+                ((static_cast<std::uint64_t>(get<C>(in).is_valid(i)) << C) | ... | std::uint64_t{0})};
+  }
+};
+
+// store(k, item): output row k gets the item; validity bits are set atomically, because
+// neighbouring output rows may be written by different threads.
+template <class Outputs>
+struct store_row_fn {
+  Outputs out;
+  template <class Item>
+  COLX_HOST_DEVICE void operator()(size_type k, Item const& item) const {
+    store(k, item, std::make_index_sequence<Outputs::size>{});
+  }
+
+ private:
+  template <class Item, std::size_t... C>
+  COLX_HOST_DEVICE void store(size_type k, Item const& item, std::index_sequence<C...>) const {
+    ((get<C>(out).data[k] = get<C>(item.values),
+      (get<C>(out).mask != nullptr && ((item.valid >> C) & 1u)) ? set_bit_atomic(get<C>(out).mask, k) : void()),
      ...);
   }
 };

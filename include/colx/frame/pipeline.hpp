@@ -237,9 +237,11 @@ Frame collect_impl(Frame const& f, Pred const& pred, stream_ref stream, resource
   std::tuple outputs(allocate_like(f.template column_at<C>(), rows, stream, mr)...);
   auto const views = tuple(std::get<C>(outputs).mutable_device_view()...);
   keep_fn<inputs, std::remove_cvref_t<decltype(bound)>> const keep{f.inputs(), bound};
-  gather_fn<inputs, std::remove_cvref_t<decltype(views)>> const gather{f.inputs(), views};
+  using item = row_item<typename schema_type::template field_at<C>::type...>;
+  load_row_fn<inputs, item> const load{f.inputs()};
+  store_row_fn<std::remove_cvref_t<decltype(views)>> const store{views};
   size_type const kept =
-      on_backend(f.kind(), stream, [&](auto const& exec) { return exec.select_rows(rows, keep, gather); });
+      on_backend(f.kind(), stream, [&](auto const& exec) { return exec.select_rows(rows, keep, load, store); });
   auto const trim = [&](auto& c) {
     using T = typename std::remove_cvref_t<decltype(c)>::value_type;
     auto parts = std::move(c).release();

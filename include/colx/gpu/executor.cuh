@@ -4,6 +4,7 @@
 // reductions and scans (deterministic, temporary storage from the current device resource).
 #include <colx/core/config.hpp>
 #include <colx/gpu/cuda_try.cuh>
+#include <colx/gpu/select_rows.cuh>
 #include <colx/memory/current_resource.hpp>
 #include <colx/memory/stream.hpp>
 
@@ -12,9 +13,7 @@
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
-#include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/tabulate_output_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
 #include <array>
@@ -101,12 +100,6 @@ __global__ void evaluate_rows_kernel(size_type n, F f) {
     }(std::make_index_sequence<F::masked>{});
   }
 }
-
-template <class Gather>
-struct gather_at {
-  Gather gather;
-  COLX_HOST_DEVICE void operator()(std::int64_t k, size_type i) const { gather(static_cast<size_type>(k), i); }
-};
 
 // Streaming multiprocessors of the current device, asked once per device.
 inline int multiprocessors() {
@@ -197,23 +190,31 @@ struct executor {
     COLX_CUDA_TRY(cudaGetLastError());
   }
 
-  // Compaction in one pass: CUB's single-pass DeviceSelect (decoupled look-back) over row
-  // indices, writing through an output iterator that calls gather(k, i), so every output column
-  // is written in the same pass and no index column exists. Returns the count (synchronises).
-  template <class Keep, class Gather>
-  size_type select_rows(size_type n, Keep keep, Gather gather) const {
-    auto const out = thrust::make_tabulate_output_iterator(detail::gather_at<Gather>{gather});
-    auto const in = thrust::counting_iterator<size_type>(0);
-    std::size_t temp_bytes = 0;
-    COLX_CUDA_TRY(cub::DeviceSelect::If(nullptr, temp_bytes, in, out, static_cast<size_type*>(nullptr), n, keep, stream.value()));
-    std::size_t const count_offset = round_up(temp_bytes);
-    detail::temporary_storage temp(count_offset + sizeof(size_type), stream);
-    auto* count = reinterpret_cast<size_type*>(static_cast<char*>(temp.data()) + count_offset);
-    COLX_CUDA_TRY(cub::DeviceSelect::If(temp.data(), temp_bytes, in, out, count, n, keep, stream.value()));
-    size_type kept = 0;
-    COLX_CUDA_TRY(cudaMemcpyAsync(&kept, count, sizeof(size_type), cudaMemcpyDeviceToHost, stream.value()));
+  // Compaction in one pass with a single-pass scan (see gpu/select_rows.cuh): store(k, load(i))
+  // for the k-th kept row i; every output column is written in the same pass and no index column
+  // exists. Returns the count (synchronises).
+  template <class Keep, class Load, class Store>
+  size_type select_rows(size_type n, Keep keep, Load load, Store store) const {
+    if (n == 0) { return 0; }
+    size_type const tiles = (n + detail::select_tile - 1) / detail::select_tile;
+    COLX_EXPECTS(tiles < (size_type{1} << 31), "select_rows: ", n, " rows are too many for one pass");
+    std::size_t state_bytes = 0;
+    COLX_CUDA_TRY(detail::select_tile_state::AllocationSize(static_cast<int>(tiles), state_bytes));
+    std::size_t const total_offset = round_up(state_bytes);
+    detail::temporary_storage temp(total_offset + sizeof(long long), stream);
+    detail::select_tile_state state;
+    COLX_CUDA_TRY(state.Init(static_cast<int>(tiles), temp.data(), state_bytes));
+    auto* total = reinterpret_cast<long long*>(static_cast<char*>(temp.data()) + total_offset);
+    detail::init_select_tiles<<<static_cast<unsigned>((tiles + 32 + 255) / 256), 256, 0, stream.value()>>>(
+        state, static_cast<int>(tiles));
+    COLX_CUDA_TRY(cudaGetLastError());
+    detail::select_rows_kernel<<<static_cast<unsigned>(tiles), detail::select_block, 0, stream.value()>>>(
+        n, keep, load, store, state, total);
+    COLX_CUDA_TRY(cudaGetLastError());
+    long long kept = 0;
+    COLX_CUDA_TRY(cudaMemcpyAsync(&kept, total, sizeof(long long), cudaMemcpyDeviceToHost, stream.value()));
     stream.synchronize();
-    return kept;
+    return static_cast<size_type>(kept);
   }
 
   // out[i] = init + f(0) + ... + f(i-1) for i in [0, n]: n + 1 outputs, the last one the total,
