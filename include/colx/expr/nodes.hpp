@@ -39,9 +39,12 @@ struct binary : node<binary<Op, A, B>> {
     auto const x = a(in, i);
     auto const y = b(in, i);
     if constexpr (requires { Op::produces_nulls; }) {
+      using X = typename decltype(x)::value_type;
+      using Y = typename decltype(y)::value_type;
+      constexpr bool nullable = decltype(x)::nullable || decltype(y)::nullable || Op::template nulls_for<X, Y>;
       bool ok = true;
       auto const value = Op::apply(x.value, y.value, ok);
-      return make_maybe<true>(value, x.valid && y.valid && ok);
+      return make_maybe<nullable>(value, x.valid && y.valid && ok);
     } else {
       constexpr bool nullable = decltype(x)::nullable || decltype(y)::nullable;
       return make_maybe<nullable>(Op::apply(x.value, y.value), x.valid && y.valid);

@@ -70,6 +70,8 @@ struct mul {
 struct div {
   static constexpr char const* symbol = "/";
   static constexpr bool produces_nulls = true;
+  template <class A, class B>  // only integer division can fail; floats give inf or nan
+  static constexpr bool nulls_for = std::is_integral_v<detail::arithmetic_result<A, B>>;
   template <class A, class B>
   static constexpr COLX_HOST_DEVICE auto apply(A a, B b, bool& valid) {
     using R = detail::arithmetic_result<A, B>;
@@ -91,6 +93,8 @@ struct div {
 struct mod {
   static constexpr char const* symbol = "%";
   static constexpr bool produces_nulls = true;
+  template <class A, class B>
+  static constexpr bool nulls_for = std::is_integral_v<detail::arithmetic_result<A, B>>;
   template <class A, class B>
   static constexpr COLX_HOST_DEVICE auto apply(A a, B b, bool& valid) {
     using R = detail::arithmetic_result<A, B>;
@@ -149,6 +153,8 @@ struct shift_left {
   static constexpr char const* symbol = "<<";
   static constexpr bool produces_nulls = true;
   template <class A, class B>
+  static constexpr bool nulls_for = true;
+  template <class A, class B>
   static constexpr COLX_HOST_DEVICE auto apply(A a, B b, bool& valid) {
     static_assert(std::is_integral_v<A> && std::is_integral_v<B>, "colx: shifts need integer columns");
     using R = decltype(a << b);
@@ -162,6 +168,8 @@ struct shift_left {
 struct shift_right {
   static constexpr char const* symbol = ">>";
   static constexpr bool produces_nulls = true;
+  template <class A, class B>
+  static constexpr bool nulls_for = true;
   template <class A, class B>
   static constexpr COLX_HOST_DEVICE auto apply(A a, B b, bool& valid) {
     static_assert(std::is_integral_v<A> && std::is_integral_v<B>, "colx: shifts need integer columns");
