@@ -79,8 +79,12 @@ template <class Frame, class Pred, class... Aggs>
 template <class Frame, class Pred>
 [[nodiscard]] plan_cost plan(filtered<Frame, Pred> const& f, std::ostringstream* text = nullptr) {
   std::ostringstream out;
-  // CUB's DeviceSelect: an init kernel and the single-pass select; then a popcount per nullable column.
+  // The single-pass compaction, after a tiny kernel that resets its tile states; then a null
+  // count per nullable column.
   plan_cost cost{1, 1, 0, 0};
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    ((cost.small_kernels += f.source().template column_at<I>().nullable() ? 1 : 0), ...);
+  }(std::make_index_sequence<Frame::schema_type::size>{});
   out << "filter + collect over " << f.source().num_rows() << " rows, one compaction pass\n  where "
       << f.predicate().to_string() << "\n";
   std::vector<bool> used(Frame::schema_type::size, true);

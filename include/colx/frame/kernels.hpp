@@ -158,6 +158,41 @@ struct load_row_fn {
   }
 };
 
+// Where the compaction leaves a kept string: its length and where its bytes are. The chars are
+// copied once the output offsets are known (a scan of the lengths).
+struct strings_staging_view {
+  std::int64_t* lengths = nullptr;
+  char const** sources = nullptr;
+  bitmask_type* mask = nullptr;
+};
+
+COLX_HOST_DEVICE inline void store_value(strings_staging_view const& out, size_type k, string_view s) {
+  out.lengths[k] = s.size_bytes();
+  out.sources[k] = s.data();
+}
+template <class T>
+COLX_HOST_DEVICE void store_value(mutable_column_device_view<T> const& out, size_type k, T const& v) {
+  out.data[k] = v;
+}
+
+struct string_length_fn {
+  std::int64_t const* lengths;
+  COLX_HOST_DEVICE std::int64_t operator()(size_type k) const { return lengths[k]; }
+};
+struct copy_chars_fn {
+  char const* const* sources;
+  std::int64_t const* offsets;
+  char* chars;
+  COLX_HOST_DEVICE void operator()(size_type k) const {
+    for (std::int64_t b = offsets[k]; b < offsets[k + 1]; ++b) { chars[b] = sources[k][b - offsets[k]]; }
+  }
+};
+struct narrow_offsets_fn {
+  std::int64_t const* in;
+  std::int32_t* out;
+  COLX_HOST_DEVICE void operator()(size_type k) const { out[k] = static_cast<std::int32_t>(in[k]); }
+};
+
 // store(k, item): output row k gets the item; validity bits are set atomically, because
 // neighbouring output rows may be written by different threads.
 template <class Outputs>
@@ -171,7 +206,7 @@ struct store_row_fn {
  private:
   template <class Item, std::size_t... C>
   COLX_HOST_DEVICE void store(size_type k, Item const& item, std::index_sequence<C...>) const {
-    ((get<C>(out).data[k] = get<C>(item.values),
+    ((store_value(get<C>(out), k, get<C>(item.values)),
       (get<C>(out).mask != nullptr && ((item.valid >> C) & 1u)) ? set_bit_atomic(get<C>(out).mask, k) : void()),
      ...);
   }
