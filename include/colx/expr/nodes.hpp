@@ -55,7 +55,9 @@ struct binary : node<binary<Op, A, B>> {
     return binary<Op, decltype(f(a)), decltype(f(b))>(f(a), f(b));
   }
   [[nodiscard]] std::string to_string() const {
-    return "(" + a.to_string() + " " + Op::symbol + " " + b.to_string() + ")";
+    std::string out = "(";
+    out.append(a.to_string()).append(" ").append(Op::symbol).append(" ").append(b.to_string()).append(")");
+    return out;
   }
 };
 
