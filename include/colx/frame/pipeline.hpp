@@ -130,6 +130,17 @@ auto reduce_frame(Frame const& f, Pred const& pred, std::tuple<Aggs...> const& a
 
 }  // namespace detail
 
+// `source | stage` with an explicit stream (and, where the stage allocates columns, a memory
+// resource): run(f | filter(p), reduce(sum(x)), stream).
+template <class Source, class... Aggs>
+[[nodiscard]] auto run(Source const& source, reduce_stage<Aggs...> const& s, stream_ref stream) {
+  if constexpr (requires { source.predicate(); }) {
+    return detail::reduce_frame(source.source(), source.predicate(), s.aggs, stream);
+  } else {
+    return detail::reduce_frame(source, expr::row_marker{}, s.aggs, stream);
+  }
+}
+
 // One scalar for one aggregation, a std::tuple of scalars for several (structured bindings).
 template <class Schema, class... Aggs>
 [[nodiscard]] auto operator|(frame<Schema> const& f, reduce_stage<Aggs...> const& s) {
@@ -212,6 +223,12 @@ template <class Schema, class... Named>
 [[nodiscard]] auto operator|(frame<Schema> const& f, with_columns_stage<Named...> const& s) {
   return detail::with_columns_impl(f, s.outputs, stream_ref{}, get_current_resource(f.kind()),
                                    std::index_sequence_for<Named...>{});
+}
+
+template <class Schema, class... Named>
+[[nodiscard]] auto run(frame<Schema> const& f, with_columns_stage<Named...> const& s, stream_ref stream,
+                       resource_ref mr = get_current_resource()) {
+  return detail::with_columns_impl(f, s.outputs, stream, mr, std::index_sequence_for<Named...>{});
 }
 
 // ---- collect ---------------------------------------------------------------------------------------
