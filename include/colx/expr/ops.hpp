@@ -209,9 +209,11 @@ struct bit_not {
 struct abs {
   static constexpr char const* symbol = "abs";
   template <class A>
-  static constexpr COLX_HOST_DEVICE auto apply(A a) {
-    if constexpr (std::is_floating_point_v<A>) {
-      return a < 0 ? -a : a;
+  static COLX_HOST_DEVICE auto apply(A a) {
+    if constexpr (std::is_same_v<A, float>) {  // clears the sign bit: abs(-0.0) is +0.0
+      return ::fabsf(a);
+    } else if constexpr (std::is_floating_point_v<A>) {
+      return ::fabs(a);
     } else {
       return a < 0 ? negate::apply(a) : static_cast<decltype(negate::apply(a))>(a);
     }
