@@ -234,6 +234,11 @@ struct row_marker : node<row_marker> {
   [[nodiscard]] static std::string to_string() { return "*"; }
 };
 
+template <class T>
+inline constexpr bool is_aggregation = false;
+template <class Kind, class E>
+inline constexpr bool is_aggregation<aggregation<Kind, E>> = true;
+
 template <class Kind, class A>
 [[nodiscard]] constexpr auto make_aggregation(A const& a) {
   auto x = as_expression(a);
@@ -243,18 +248,18 @@ template <class Kind, class A>
 }  // namespace colx::expr
 
 namespace colx {
-template <class A> [[nodiscard]] constexpr auto sum(A const& a) { return expr::make_aggregation<expr::kinds::sum>(a); }
-template <class A> [[nodiscard]] constexpr auto min(A const& a) { return expr::make_aggregation<expr::kinds::extremum<true>>(a); }
-template <class A> [[nodiscard]] constexpr auto max(A const& a) { return expr::make_aggregation<expr::kinds::extremum<false>>(a); }
+template <expr::expression A> [[nodiscard]] constexpr auto sum(A const& a) { return expr::make_aggregation<expr::kinds::sum>(a); }
+template <expr::expression A> [[nodiscard]] constexpr auto min(A const& a) { return expr::make_aggregation<expr::kinds::extremum<true>>(a); }
+template <expr::expression A> [[nodiscard]] constexpr auto max(A const& a) { return expr::make_aggregation<expr::kinds::extremum<false>>(a); }
 // count(): all rows. count(e): all rows, null or not. count_valid(e): rows where e is valid.
 [[nodiscard]] constexpr auto count() { return expr::make_aggregation<expr::kinds::count<true>>(expr::row_marker{}); }
-template <class A> [[nodiscard]] constexpr auto count(A const& a) { return expr::make_aggregation<expr::kinds::count<true>>(a); }
-template <class A> [[nodiscard]] constexpr auto count_valid(A const& a) { return expr::make_aggregation<expr::kinds::count<false>>(a); }
-template <class A> [[nodiscard]] constexpr auto mean(A const& a) { return expr::make_aggregation<expr::kinds::moment<0>>(a); }
-template <class A> [[nodiscard]] constexpr auto var(A const& a) { return expr::make_aggregation<expr::kinds::moment<1>>(a); }
-template <class A> [[nodiscard]] constexpr auto std(A const& a) { return expr::make_aggregation<expr::kinds::moment<2>>(a); }
-template <class A> [[nodiscard]] constexpr auto any(A const& a) { return expr::make_aggregation<expr::kinds::boolean<true>>(a); }
-template <class A> [[nodiscard]] constexpr auto all(A const& a) { return expr::make_aggregation<expr::kinds::boolean<false>>(a); }
-template <class A> [[nodiscard]] constexpr auto argmin(A const& a) { return expr::make_aggregation<expr::kinds::arg_extremum<true>>(a); }
-template <class A> [[nodiscard]] constexpr auto argmax(A const& a) { return expr::make_aggregation<expr::kinds::arg_extremum<false>>(a); }
+template <expr::expression A> [[nodiscard]] constexpr auto count(A const& a) { return expr::make_aggregation<expr::kinds::count<true>>(a); }
+template <expr::expression A> [[nodiscard]] constexpr auto count_valid(A const& a) { return expr::make_aggregation<expr::kinds::count<false>>(a); }
+template <expr::expression A> [[nodiscard]] constexpr auto mean(A const& a) { return expr::make_aggregation<expr::kinds::moment<0>>(a); }
+template <expr::expression A> [[nodiscard]] constexpr auto var(A const& a) { return expr::make_aggregation<expr::kinds::moment<1>>(a); }
+template <expr::expression A> [[nodiscard]] constexpr auto std(A const& a) { return expr::make_aggregation<expr::kinds::moment<2>>(a); }
+template <expr::expression A> [[nodiscard]] constexpr auto any(A const& a) { return expr::make_aggregation<expr::kinds::boolean<true>>(a); }
+template <expr::expression A> [[nodiscard]] constexpr auto all(A const& a) { return expr::make_aggregation<expr::kinds::boolean<false>>(a); }
+template <expr::expression A> [[nodiscard]] constexpr auto argmin(A const& a) { return expr::make_aggregation<expr::kinds::arg_extremum<true>>(a); }
+template <expr::expression A> [[nodiscard]] constexpr auto argmax(A const& a) { return expr::make_aggregation<expr::kinds::arg_extremum<false>>(a); }
 }  // namespace colx

@@ -73,6 +73,8 @@ template <expression A>
 }  // namespace expr
 
 // ---- named functions (in colx, found by ADL too) ---------------------------------------------
+// Each is constrained to expressions: unconstrained templates named abs, min or reduce in colx
+// would be found by argument-dependent lookup from inside Thrust and the standard library.
 
 template <class Op, class A>
 [[nodiscard]] constexpr auto apply_unary(A const& a) {
@@ -80,56 +82,58 @@ template <class Op, class A>
   return expr::unary<Op, decltype(x)>(x);
 }
 
-template <class A> [[nodiscard]] constexpr auto abs(A const& a) { return apply_unary<expr::ops::abs>(a); }
-template <class A> [[nodiscard]] constexpr auto sqrt(A const& a) { return apply_unary<expr::ops::sqrt>(a); }
-template <class A> [[nodiscard]] constexpr auto exp(A const& a) { return apply_unary<expr::ops::exp>(a); }
-template <class A> [[nodiscard]] constexpr auto log(A const& a) { return apply_unary<expr::ops::log>(a); }
-template <class A> [[nodiscard]] constexpr auto floor(A const& a) { return apply_unary<expr::ops::floor>(a); }
-template <class A> [[nodiscard]] constexpr auto ceil(A const& a) { return apply_unary<expr::ops::ceil>(a); }
+template <expr::expression A> [[nodiscard]] constexpr auto abs(A const& a) { return apply_unary<expr::ops::abs>(a); }
+template <expr::expression A> [[nodiscard]] constexpr auto sqrt(A const& a) { return apply_unary<expr::ops::sqrt>(a); }
+template <expr::expression A> [[nodiscard]] constexpr auto exp(A const& a) { return apply_unary<expr::ops::exp>(a); }
+template <expr::expression A> [[nodiscard]] constexpr auto log(A const& a) { return apply_unary<expr::ops::log>(a); }
+template <expr::expression A> [[nodiscard]] constexpr auto floor(A const& a) { return apply_unary<expr::ops::floor>(a); }
+template <expr::expression A> [[nodiscard]] constexpr auto ceil(A const& a) { return apply_unary<expr::ops::ceil>(a); }
 // Rounds half away from zero.
-template <class A> [[nodiscard]] constexpr auto round(A const& a) { return apply_unary<expr::ops::round>(a); }
+template <expr::expression A> [[nodiscard]] constexpr auto round(A const& a) { return apply_unary<expr::ops::round>(a); }
 template <class A, class B>
+  requires expr::operands<A, B>
 [[nodiscard]] constexpr auto pow(A const& a, B const& b) {
   return expr::make_binary<expr::ops::pow>(a, b);
 }
-template <class T, class A>
+template <class T, expr::expression A>
 [[nodiscard]] constexpr auto cast(A const& a) {
   static_assert(column_element<T>, "colx::cast<T>: T must be a column element type");
   return apply_unary<expr::ops::cast<T>>(a);
 }
 
 // Date parts of a date32 or timestamp column (proleptic Gregorian, UTC).
-template <class A> [[nodiscard]] constexpr auto year(A const& a) { return apply_unary<expr::ops::year>(a); }
-template <class A> [[nodiscard]] constexpr auto month(A const& a) { return apply_unary<expr::ops::month>(a); }
-template <class A> [[nodiscard]] constexpr auto day(A const& a) { return apply_unary<expr::ops::day>(a); }
+template <expr::expression A> [[nodiscard]] constexpr auto year(A const& a) { return apply_unary<expr::ops::year>(a); }
+template <expr::expression A> [[nodiscard]] constexpr auto month(A const& a) { return apply_unary<expr::ops::month>(a); }
+template <expr::expression A> [[nodiscard]] constexpr auto day(A const& a) { return apply_unary<expr::ops::day>(a); }
 
 // Strings: length in code points; patterns are constants or string expressions.
-template <class A> [[nodiscard]] constexpr auto length(A const& a) { return apply_unary<expr::ops::length>(a); }
-template <class A, class P>
+template <expr::expression A> [[nodiscard]] constexpr auto length(A const& a) { return apply_unary<expr::ops::length>(a); }
+template <expr::expression A, class P>
 [[nodiscard]] constexpr auto starts_with(A const& a, P const& p) {
   return expr::make_binary<expr::ops::starts_with>(a, p);
 }
-template <class A, class P>
+template <expr::expression A, class P>
 [[nodiscard]] constexpr auto ends_with(A const& a, P const& p) {
   return expr::make_binary<expr::ops::ends_with>(a, p);
 }
-template <class A, class P>
+template <expr::expression A, class P>
 [[nodiscard]] constexpr auto contains(A const& a, P const& p) {
   return expr::make_binary<expr::ops::contains>(a, p);
 }
 
-template <class A>
+template <expr::expression A>
 [[nodiscard]] constexpr auto is_null(A const& a) {
   auto x = expr::as_expression(a);
   return expr::null_test<true, decltype(x)>(x);
 }
-template <class A>
+template <expr::expression A>
 [[nodiscard]] constexpr auto is_valid(A const& a) {
   auto x = expr::as_expression(a);
   return expr::null_test<false, decltype(x)>(x);
 }
 
 template <class C, class T, class E>
+  requires(expr::expression<C> || expr::expression<T> || expr::expression<E>)
 [[nodiscard]] constexpr auto if_else(C const& c, T const& t, E const& e) {
   auto x = expr::as_expression(c);
   auto y = expr::as_expression(t);
@@ -138,23 +142,25 @@ template <class C, class T, class E>
 }
 // where(c, t, e) is if_else under NumPy's name.
 template <class C, class T, class E>
+  requires(expr::expression<C> || expr::expression<T> || expr::expression<E>)
 [[nodiscard]] constexpr auto where(C const& c, T const& t, E const& e) {
   return if_else(c, t, e);
 }
 
 template <class A, class B>
+  requires expr::operands<A, B>
 [[nodiscard]] constexpr auto coalesce(A const& a, B const& b) {
   auto x = expr::as_expression(a);
   auto y = expr::as_expression(b);
   return expr::coalesce_node<decltype(x), decltype(y)>(x, y);
 }
-template <class A, class B>
+template <expr::expression A, class B>
 [[nodiscard]] constexpr auto fill_null(A const& a, B const& value) {
   return coalesce(a, value);
 }
 
 // lo <= a && a <= hi.
-template <class A, class L, class H>
+template <expr::expression A, class L, class H>
 [[nodiscard]] constexpr auto between(A const& a, L const& lo, H const& hi) {
   using namespace expr;
   auto x = as_expression(a);
@@ -162,7 +168,7 @@ template <class A, class L, class H>
 }
 
 // Whether a equals one of the given constants.
-template <class A, class... Ts>
+template <expr::expression A, class... Ts>
 [[nodiscard]] constexpr auto isin(A const& a, Ts const&... values) {
   static_assert(sizeof...(Ts) > 0, "colx::isin needs at least one value");
   using T = std::common_type_t<Ts...>;

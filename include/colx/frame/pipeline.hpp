@@ -40,24 +40,28 @@ struct with_columns_stage {
 
 // Keeps the rows where `pred` is true (null counts as false).
 template <class P>
+  requires(expr::expression<P> || std::same_as<P, bool>)
 [[nodiscard]] constexpr auto filter(P const& pred) {
   auto e = expr::as_expression(pred);
   return filter_stage<decltype(e)>{e};
 }
 // Reduces every row (of a filtered frame, every kept row) to one value per aggregation.
 template <class... Aggs>
+  requires(expr::is_aggregation<Aggs> && ...)
 [[nodiscard]] constexpr auto reduce(Aggs const&... aggs) {
   static_assert(sizeof...(Aggs) > 0, "colx::reduce needs at least one aggregation: reduce(sum(\"x\"_c), ...)");
   return reduce_stage<Aggs...>{{aggs...}};
 }
 // The number of rows where `pred` is true.
 template <class P>
+  requires(expr::expression<P> || std::same_as<P, bool>)
 [[nodiscard]] constexpr auto count_if(P const& pred) {
   auto e = expr::as_expression(pred);
   return count_if_stage<decltype(e)>{e};
 }
 // New columns from expressions, all evaluated in one pass: with_columns(e.as<"x">(), ...).
 template <class... Named>
+  requires(requires { Named::name; typename std::remove_cvref_t<decltype(std::declval<Named>().expr)>; } && ...)
 [[nodiscard]] constexpr auto with_columns(Named const&... outputs) {
   static_assert(sizeof...(Named) > 0, "colx::with_columns needs at least one expr.as<\"name\">()");
   static_assert((requires { Named::name; } && ...), "colx::with_columns takes named expressions: expr.as<\"name\">()");
