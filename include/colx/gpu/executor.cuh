@@ -116,7 +116,7 @@ inline int multiprocessors() {
 }
 
 // f(i) below n, zero at n: the scan's extra element that carries the total. At namespace scope:
-// a kernel's template arguments must be nameable from nvcc's host stub.
+// a kernel's template arguments must be nameable from the host code nvcc generates to launch it.
 template <class T, class F>
 struct padded {
   F f;
