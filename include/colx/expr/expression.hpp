@@ -3,7 +3,7 @@
 // Expression leaves and the name-to-position binding. Users write column references by name
 // ("price"_c or colx::col<"price">); before anything is launched, bind<Schema> replaces each by a
 // bound_col<I, T, Nullable> that reads view I of the kernel's inputs. Bound expressions carry no
-// fixed_string, so they can be kernel arguments (nvcc's launch stubs cannot spell one).
+// fixed_string, so they can be kernel arguments (nvcc's generated launch code cannot spell one).
 #include <colx/core/fixed_string.hpp>
 #include <colx/expr/maybe.hpp>
 #include <colx/frame/schema.hpp>
