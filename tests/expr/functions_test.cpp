@@ -111,7 +111,7 @@ auto rows(C const& column) {
 
 // Whether the field a column reference C names in a frame's schema may be null, and whether it
 // holds T. Through deduction, so that nvcc never has to spell a type holding a column reference
-// made by "x"_c, such as a derived frame's (see the nvcc case in with_columns_test).
+// made by "x"_c, such as a derived frame's (see the note on nvcc at the end of with_columns_test).
 template <class Frame, class C>
 constexpr bool nullable_field(Frame const&, C) {
   using schema = typename Frame::schema_type;
