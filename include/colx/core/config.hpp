@@ -14,6 +14,13 @@
 #  define COLX_DEVICE
 #endif
 
+// Asks the compiler to unroll the next loop (fixed trip count): per-thread arrays indexed by
+// the loop variable then live in registers.
+#if defined(__CUDACC__)
+#  define COLX_UNROLL _Pragma("unroll")
+#else
+#  define COLX_UNROLL _Pragma("GCC unroll 16")
+#endif
 #if defined(__CUDA_ARCH__)
 #  define COLX_IN_DEVICE_CODE 1
 #else

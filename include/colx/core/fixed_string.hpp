@@ -12,6 +12,7 @@ template <std::size_t N>
 struct fixed_string {
   char chars[N]{};
 
+  constexpr fixed_string() noexcept = default;
   constexpr fixed_string(char const (&s)[N]) noexcept {  // NOLINT: implicit from a literal
     for (std::size_t i = 0; i < N; ++i) { chars[i] = s[i]; }
   }
@@ -23,6 +24,15 @@ struct fixed_string {
     return view() == other.view();
   }
 };
+
+// "a" + "_right": names derived at compile time.
+template <std::size_t N, std::size_t M>
+[[nodiscard]] constexpr fixed_string<N + M - 1> operator+(fixed_string<N> const& a, fixed_string<M> const& b) noexcept {
+  fixed_string<N + M - 1> out;
+  for (std::size_t i = 0; i + 1 < N; ++i) { out.chars[i] = a.chars[i]; }
+  for (std::size_t i = 0; i < M; ++i) { out.chars[N - 1 + i] = b.chars[i]; }
+  return out;
+}
 
 // A type that carries a compile-time name.
 template <class T>

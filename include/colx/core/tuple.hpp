@@ -22,7 +22,9 @@ struct tuple_base;
 template <std::size_t... Is, class... Ts>
 struct tuple_base<std::index_sequence<Is...>, Ts...> : tuple_leaf<Is, Ts>... {
   constexpr tuple_base() = default;
-  constexpr COLX_HOST_DEVICE explicit tuple_base(Ts const&... values) : tuple_leaf<Is, Ts>{values}... {}
+  constexpr COLX_HOST_DEVICE explicit tuple_base(Ts const&... values)
+    requires(sizeof...(Ts) > 0)
+      : tuple_leaf<Is, Ts>{values}... {}
 };
 
 }  // namespace detail

@@ -29,6 +29,15 @@ struct executor {
     for (size_type i = 0; i < n; ++i) { f(i); }
   }
 
+  // f(first, last, step) over chunks covering [0, n) once, in parallel (step 1 here): for work
+  // that keeps per-thread state across rows.
+  template <class F>
+  void for_each_strided(size_type n, F f) const {
+    size_type const chunks = (n + reduce_chunk - 1) / reduce_chunk;
+#pragma omp parallel for schedule(static) if (n >= parallel_threshold)
+    for (size_type c = 0; c < chunks; ++c) { f(c * reduce_chunk, std::min(n, (c + 1) * reduce_chunk), size_type{1}); }
+  }
+
   // op(...op(op(init, f(0)), f(1))..., f(n-1)) up to associativity, in a fixed order.
   template <class T, class F, class Op>
   [[nodiscard]] T transform_reduce(size_type n, T init, F f, Op op) const {
@@ -116,6 +125,37 @@ struct executor {
       }
     }
     return offsets.back();
+  }
+
+  // Stable sort of (key, value) pairs by key (ascending or descending): the radix sort's contract.
+  // Keys are unsigned encodings or integers here, so < is a strict weak order.
+  template <class K, class V>
+  void sort_pairs(size_type n, K const* keys_in, K* keys_out, V const* values_in, V* values_out, int,
+                  bool descending) const {
+    std::vector<std::pair<K, V>> pairs(static_cast<std::size_t>(n));
+    for (size_type i = 0; i < n; ++i) { pairs[static_cast<std::size_t>(i)] = {keys_in[i], values_in[i]}; }
+    if (descending) {
+      std::stable_sort(pairs.begin(), pairs.end(), [](auto const& a, auto const& b) { return b.first < a.first; });
+    } else {
+      std::stable_sort(pairs.begin(), pairs.end(), [](auto const& a, auto const& b) { return a.first < b.first; });
+    }
+    for (size_type i = 0; i < n; ++i) {
+      keys_out[i] = pairs[static_cast<std::size_t>(i)].first;
+      values_out[i] = pairs[static_cast<std::size_t>(i)].second;
+    }
+  }
+  template <class K>
+  void sort_keys(size_type n, K const* keys_in, K* keys_out, bool descending) const {
+    std::copy(keys_in, keys_in + n, keys_out);
+    if (descending) {
+      std::stable_sort(keys_out, keys_out + n, [](K a, K b) { return b < a; });
+    } else {
+      std::stable_sort(keys_out, keys_out + n);
+    }
+  }
+  template <class V, class Less>
+  void stable_sort(V* first, size_type n, Less less) const {
+    std::stable_sort(first, first + n, less);
   }
 
   // out[i] = init + f(0) + ... + f(i-1) for i in [0, n]: n + 1 outputs, the last one the total,

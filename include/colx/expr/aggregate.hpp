@@ -207,6 +207,34 @@ struct arg_extremum {
   }
 };
 
+// The value of the first (last) row with a valid value, by row number.
+template <bool IsFirst>
+struct positional {
+  static constexpr char const* name = IsFirst ? "first" : "last";
+  template <class T>
+  struct state {
+    T value{};
+    size_type row = -1;
+  };
+  template <class T>
+  static constexpr COLX_HOST_DEVICE void add(state<T>& s, T v, size_type row) {
+    if (s.row < 0 || (IsFirst ? row < s.row : row > s.row)) {
+      s.value = v;
+      s.row = row;
+    }
+  }
+  template <class T>
+  static constexpr COLX_HOST_DEVICE state<T> merge(state<T> a, state<T> b) {
+    if (a.row < 0) { return b; }
+    if (b.row < 0) { return a; }
+    return (IsFirst ? b.row < a.row : b.row > a.row) ? b : a;
+  }
+  template <class T>
+  static scalar<T> finish(state<T> s) {
+    return s.row < 0 ? scalar<T>{} : scalar<T>(s.value);
+  }
+};
+
 }  // namespace kinds
 
 // An aggregation of an expression: what reduce and aggregate take.
@@ -261,5 +289,7 @@ template <expr::expression A> [[nodiscard]] constexpr auto std(A const& a) { ret
 template <expr::expression A> [[nodiscard]] constexpr auto any(A const& a) { return expr::make_aggregation<expr::kinds::boolean<true>>(a); }
 template <expr::expression A> [[nodiscard]] constexpr auto all(A const& a) { return expr::make_aggregation<expr::kinds::boolean<false>>(a); }
 template <expr::expression A> [[nodiscard]] constexpr auto argmin(A const& a) { return expr::make_aggregation<expr::kinds::arg_extremum<true>>(a); }
+template <expr::expression A> [[nodiscard]] constexpr auto first(A const& a) { return expr::make_aggregation<expr::kinds::positional<true>>(a); }
+template <expr::expression A> [[nodiscard]] constexpr auto last(A const& a) { return expr::make_aggregation<expr::kinds::positional<false>>(a); }
 template <expr::expression A> [[nodiscard]] constexpr auto argmax(A const& a) { return expr::make_aggregation<expr::kinds::arg_extremum<false>>(a); }
 }  // namespace colx

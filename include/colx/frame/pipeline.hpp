@@ -10,6 +10,7 @@
 #include <colx/expr/functions.hpp>
 #include <colx/frame/frame.hpp>
 #include <colx/frame/kernels.hpp>
+#include <colx/frame/output_column.hpp>
 
 #include <limits>
 #include <sstream>
@@ -239,70 +240,8 @@ template <class Schema, class... Named>
 
 namespace detail {
 
-// The output of one column of a compaction, sized for every row until the count is known.
-template <class T>
-struct compaction_output {
-  column<T> column_;
-  mutable_column_device_view<T> view() { return column_.mutable_device_view(); }
-
-  compaction_output(colx::column<T> const& input, size_type rows, stream_ref stream, resource_ref mr)
-      : column_(uvector<T>(rows, stream, mr),
-                input.nullable() ? create_bitmask(rows, false, stream, mr) : buffer(0, stream, mr), 0, input.type()) {}
-
-  std::shared_ptr<colx::column<T> const> finish(size_type kept, stream_ref stream) {
-    data_type const type = column_.type();
-    auto contents = std::move(column_).release().release();
-    contents.data.resize(static_cast<std::size_t>(kept) * sizeof(T), stream);
-    size_type const nulls = contents.mask.empty() ? 0
-                                                  : count_unset_bits(static_cast<bitmask_type const*>(contents.mask.data()),
-                                                                     0, kept, contents.mask.kind(), stream);
-    return std::make_shared<colx::column<T> const>(
-        any_column(type, kept, std::move(contents.data), std::move(contents.mask), nulls));
-  }
-};
-
-// Strings: lengths and source pointers during the pass; then a scan of the lengths gives the
-// offsets, and one more kernel copies the kept strings' bytes.
-template <>
-struct compaction_output<string_view> {
-  uvector<std::int64_t> lengths;  // rows + 1: the scan writes the total after the last row
-  uvector<char const*> sources;
-  buffer mask;
-  resource_ref mr;
-  strings_staging_view view() { return {lengths.data(), sources.data(), static_cast<bitmask_type*>(mask.data())}; }
-
-  compaction_output(strings_column const& input, size_type rows, stream_ref stream, resource_ref mr_)
-      : lengths(rows + 1, stream, mr_), sources(rows, stream, mr_),
-        mask(input.nullable() ? create_bitmask(rows, false, stream, mr_) : buffer(0, stream, mr_)), mr(mr_) {}
-
-  std::shared_ptr<strings_column const> finish(size_type kept, stream_ref stream) {
-    uvector<std::int64_t> offsets(kept + 1, stream, mr);
-    std::int64_t const chars_total = on_backend(mr.kind(), stream, [&](auto const& exec) {
-      return exec.exclusive_scan(kept, std::int64_t{0}, string_length_fn{lengths.data()}, offsets.data());
-    });
-    buffer chars(static_cast<std::size_t>(chars_total), stream, mr);
-    on_backend(mr.kind(), stream, [&](auto const& exec) {
-      exec.for_each_n(kept, copy_chars_fn{sources.data(), offsets.data(), static_cast<char*>(chars.data())});
-    });
-    std::vector<any_column> children;
-    if (chars_total <= std::numeric_limits<std::int32_t>::max()) {
-      uvector<std::int32_t> narrow(kept + 1, stream, mr);
-      on_backend(mr.kind(), stream,
-                 [&](auto const& exec) { exec.for_each_n(kept + 1, narrow_offsets_fn{offsets.data(), narrow.data()}); });
-      children.emplace_back(data_type{type_id::int32}, kept + 1, std::move(narrow).release());
-    } else {
-      children.emplace_back(data_type{type_id::int64}, kept + 1, std::move(offsets).release());
-    }
-    size_type const nulls =
-        mask.empty() ? 0 : count_unset_bits(static_cast<bitmask_type const*>(mask.data()), 0, kept, mask.kind(), stream);
-    if (!mask.empty()) { mask.resize(bitmask_allocation_bytes(kept), stream); }
-    return std::make_shared<strings_column const>(
-        any_column(data_type{type_id::string}, kept, std::move(chars), std::move(mask), nulls, std::move(children)));
-  }
-};
-
 template <class Schema, std::size_t I>
-using output_of = compaction_output<typename Schema::template field_at<I>::type>;
+using output_of = output_column<typename Schema::template field_at<I>::type>;
 
 template <class Frame, class Pred, std::size_t... C>
 Frame collect_impl(Frame const& f, Pred const& pred, stream_ref stream, resource_ref mr, std::index_sequence<C...>) {
@@ -312,7 +251,7 @@ Frame collect_impl(Frame const& f, Pred const& pred, stream_ref stream, resource
                " memory from a frame in ", to_string(f.kind()), " memory: copy the frame there first");
   size_type const rows = f.num_rows();
   auto const bound = expr::bind<schema_type>(pred);
-  std::tuple<output_of<schema_type, C>...> outputs(output_of<schema_type, C>{f.template column_at<C>(), rows, stream, mr}...);
+  std::tuple<output_of<schema_type, C>...> outputs(output_of<schema_type, C>{rows, f.template column_at<C>().nullable(), type_of(f.template column_at<C>()), stream, mr}...);
   auto const views = tuple(std::get<C>(outputs).view()...);
   keep_fn<inputs, std::remove_cvref_t<decltype(bound)>> const keep{f.inputs(), bound};
   using item = row_item<typename schema_type::template field_at<C>::type...>;

@@ -5,6 +5,7 @@
 #include <colx/core/config.hpp>
 #include <colx/gpu/cuda_try.cuh>
 #include <colx/gpu/select_rows.cuh>
+#include <colx/gpu/sort.cuh>
 #include <colx/memory/current_resource.hpp>
 #include <colx/memory/stream.hpp>
 
@@ -28,6 +29,13 @@ template <class F>
 __global__ void for_each_kernel(size_type n, F f) {
   size_type const stride = static_cast<size_type>(gridDim.x) * blockDim.x;
   for (size_type i = static_cast<size_type>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride) { f(i); }
+}
+
+// Each thread takes rows first, first + step, ... (step: the grid's thread count).
+template <class F>
+__global__ void strided_kernel(size_type n, F f) {
+  size_type const step = static_cast<size_type>(gridDim.x) * blockDim.x;
+  f(static_cast<size_type>(blockIdx.x) * blockDim.x + threadIdx.x, n, step);
 }
 
 // Allocates CUB's temporary storage from the current device resource for one call.
@@ -142,6 +150,18 @@ struct executor {
     COLX_CUDA_TRY(cudaGetLastError());
   }
 
+  // f(first, last, step) once per thread, the threads' strided ranges covering [0, n) once:
+  // for work that keeps per-thread state across rows (group-by's private caches). The grid is
+  // a few blocks per multiprocessor, so each thread sees many rows.
+  template <class F>
+  void for_each_strided(size_type n, F f) const {
+    if (n <= 0) { return; }
+    size_type const blocks =
+        std::max<size_type>(1, std::min<size_type>((n + block_size - 1) / block_size, size_type{4} * detail::multiprocessors()));
+    detail::strided_kernel<<<static_cast<unsigned>(blocks), block_size, 0, stream.value()>>>(n, f);
+    COLX_CUDA_TRY(cudaGetLastError());
+  }
+
   // Returns the op-reduction of init and f(0), ..., f(n-1) to the host: synchronises the stream.
   template <class T, class F, class Op>
   [[nodiscard]] T transform_reduce(size_type n, T init, F f, Op op) const {
@@ -232,6 +252,25 @@ struct executor {
     COLX_CUDA_TRY(cudaMemcpyAsync(&total, &out[n], sizeof(T), cudaMemcpyDeviceToHost, stream.value()));
     stream.synchronize();
     return total;
+  }
+
+  // Stable radix sort of (key, value) pairs by the key's bits [0, end_bit); see gpu/sort.cuh.
+  template <class K, class V>
+  void sort_pairs(size_type n, K const* keys_in, K* keys_out, V const* values_in, V* values_out, int end_bit,
+                  bool descending) const {
+    if (n > 0) {
+      detail::radix_sort_pairs<K, V, detail::temporary_storage>(n, keys_in, keys_out, values_in, values_out, end_bit,
+                                                                 descending, stream);
+    }
+  }
+  template <class K>
+  void sort_keys(size_type n, K const* keys_in, K* keys_out, bool descending) const {
+    if (n > 0) { detail::radix_sort_keys<K, detail::temporary_storage>(n, keys_in, keys_out, descending, stream); }
+  }
+  // Sorts [first, first + n) in place by less(a, b), stably (a merge sort).
+  template <class V, class Less>
+  void stable_sort(V* first, size_type n, Less less) const {
+    if (n > 1) { detail::stable_sort(first, n, less, stream); }
   }
 
  private:

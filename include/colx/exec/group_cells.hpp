@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Group-by accumulators: for each aggregation kind, the cell one group keeps in the hash table,
+// how a row is added to a cell held privately (in registers), how a private cell is merged into
+// the shared table with atomics, and how a cell finishes into the output value.
+//
+// Merges must commute, since threads flush in any order. That rules out Welford's update for
+// var/std; instead a group's values are summed relative to a shift (the group's first-inserted
+// row's value), which keeps the sum-of-squares formula accurate when the spread is small beside
+// the mean. The context `ctx` gives ctx.value_at(row) (the aggregation's expression at any row)
+// and ctx.shift() for that.
+#include <colx/exec/atomics.hpp>
+#include <colx/exec/row_keys.hpp>
+#include <colx/expr/aggregate.hpp>
+#include <colx/expr/maybe.hpp>
+
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+namespace colx::detail {
+
+template <class Kind, class T>
+struct group_cell {
+  static constexpr bool supported = false;
+};
+
+template <class T>
+struct group_cell<expr::kinds::sum, T> {
+  static constexpr bool supported = std::is_arithmetic_v<T>;
+  using acc = expr::kinds::sum_t<T>;
+  using value_type = acc;
+  static constexpr bool always_valid = false;  // a group whose values are all null sums to null
+  struct type {
+    acc total;
+    size_type n;
+  };
+  static constexpr COLX_HOST_DEVICE type identity() { return {acc{}, 0}; }
+  template <class Ctx>
+  static COLX_HOST_DEVICE void add(type& c, T v, size_type, Ctx const&) {
+    if constexpr (std::is_integral_v<acc>) {
+      using U = std::make_unsigned_t<acc>;
+      c.total = static_cast<acc>(static_cast<U>(c.total) + static_cast<U>(static_cast<acc>(v)));
+    } else {
+      c.total += static_cast<acc>(v);
+    }
+    ++c.n;
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE void merge(type* dst, type const& src, Ctx const&) {
+    atomic_add(&dst->total, src.total);
+    atomic_add(&dst->n, src.n);
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE expr::maybe<acc, true> finish(type const& c, Ctx const&) {
+    return {c.total, c.n > 0};
+  }
+};
+
+// The starting value of a min (max): the largest (smallest) value, NaN for floats (any number
+// beats NaN, and a group of NaNs stays NaN).
+template <class T, bool IsMin>
+constexpr T extremum_identity() {
+  using R = decltype(raw_value(T{}));
+  if constexpr (std::is_floating_point_v<T>) {
+    return std::numeric_limits<T>::quiet_NaN();
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return IsMin;
+  } else {
+    R const r = IsMin ? std::numeric_limits<R>::max() : std::numeric_limits<R>::lowest();
+    if constexpr (std::is_same_v<R, T>) {
+      return r;
+    } else {
+      return T(r);
+    }
+  }
+}
+
+template <bool IsMin, class T>
+struct group_cell<expr::kinds::extremum<IsMin>, T> {
+  // Cells are 4- or 8-byte words so they can be compared and swapped atomically.
+  using word = std::conditional_t<(sizeof(T) == 4 || sizeof(T) == 8), T, std::int64_t>;
+  static constexpr bool supported = sizeof(T) <= 8 && !std::is_same_v<T, string_view>;
+  using value_type = T;
+  static constexpr bool always_valid = false;
+  static constexpr word start = static_cast<word>(extremum_identity<T, IsMin>());
+  struct type {
+    word value;
+    unsigned any;
+  };
+  static constexpr COLX_HOST_DEVICE type identity() { return {start, 0u}; }
+  static constexpr COLX_HOST_DEVICE word pick(word held, word v) {
+    return expr::kinds::extremum<IsMin>::template better<T>(static_cast<T>(v), static_cast<T>(held)) ? v : held;
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE void add(type& c, T v, size_type, Ctx const&) {
+    c.value = pick(c.value, static_cast<word>(v));
+    c.any = 1u;
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE void merge(type* dst, type const& src, Ctx const&) {
+    if (src.any == 0u) { return; }
+    atomic_update(&dst->value, src.value, [](word held, word v) { return pick(held, v); });
+    atomic_or(&dst->any, 1u);
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE expr::maybe<T, true> finish(type const& c, Ctx const&) {
+    return {static_cast<T>(c.value), c.any != 0u};
+  }
+};
+
+template <bool CountNulls, class T>
+struct group_cell<expr::kinds::count<CountNulls>, T> {
+  static constexpr bool supported = true;
+  using value_type = size_type;
+  static constexpr bool always_valid = true;
+  struct type {
+    size_type n;
+  };
+  static constexpr COLX_HOST_DEVICE type identity() { return {0}; }
+  template <class Ctx>
+  static COLX_HOST_DEVICE void add(type& c, T, size_type, Ctx const&) {
+    ++c.n;
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE void merge(type* dst, type const& src, Ctx const&) {
+    atomic_add(&dst->n, src.n);
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE expr::maybe<size_type, false> finish(type const& c, Ctx const&) {
+    return expr::make_maybe<false>(c.n, true);
+  }
+};
+
+// mean: a sum and a count; var, std: sums of (x - shift) and (x - shift)^2 and a count.
+template <int Statistic, class T>
+struct group_cell<expr::kinds::moment<Statistic>, T> {
+  static constexpr bool supported = std::is_arithmetic_v<T>;
+  static constexpr bool shifted = Statistic != 0;
+  using value_type = double;
+  static constexpr bool always_valid = false;
+  struct type {
+    size_type n;
+    double s1;
+    double s2;
+  };
+  static constexpr COLX_HOST_DEVICE type identity() { return {0, 0.0, 0.0}; }
+  template <class Ctx>
+  static COLX_HOST_DEVICE void add(type& c, T v, size_type, Ctx const& ctx) {
+    double const d = static_cast<double>(v) - (shifted ? ctx.shift() : 0.0);
+    ++c.n;
+    c.s1 += d;
+    if constexpr (shifted) { c.s2 += d * d; }
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE void merge(type* dst, type const& src, Ctx const&) {
+    atomic_add(&dst->n, src.n);
+    atomic_add(&dst->s1, src.s1);
+    if constexpr (shifted) { atomic_add(&dst->s2, src.s2); }
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE expr::maybe<double, true> finish(type const& c, Ctx const&) {
+    auto const n = static_cast<double>(c.n);
+    if constexpr (!shifted) {
+      return {c.s1 / n, c.n > 0};
+    } else {
+      if (c.n < 2) { return {0.0, false}; }
+      double const m2 = c.s2 - c.s1 * c.s1 / n;
+      double const var = (m2 > 0 ? m2 : 0.0) / (n - 1);
+      return {Statistic == 1 ? var : std::sqrt(var), true};
+    }
+  }
+};
+
+template <bool IsAny, class T>
+struct group_cell<expr::kinds::boolean<IsAny>, T> {
+  static constexpr bool supported = !std::is_same_v<T, string_view>;
+  using value_type = bool;
+  static constexpr bool always_valid = true;
+  struct type {
+    unsigned value;
+  };
+  static constexpr COLX_HOST_DEVICE type identity() { return {IsAny ? 0u : 1u}; }
+  template <class Ctx>
+  static COLX_HOST_DEVICE void add(type& c, T v, size_type, Ctx const&) {
+    unsigned const b = static_cast<bool>(v) ? 1u : 0u;
+    c.value = IsAny ? (c.value | b) : (c.value & b);
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE void merge(type* dst, type const& src, Ctx const&) {
+    if constexpr (IsAny) {
+      if (src.value != 0u) { atomic_or(&dst->value, 1u); }
+    } else {
+      if (src.value == 0u) { atomic_and(&dst->value, 0u); }
+    }
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE expr::maybe<bool, false> finish(type const& c, Ctx const&) {
+    return expr::make_maybe<false>(c.value != 0u, true);
+  }
+};
+
+// argmin/argmax: the row; values are compared by evaluating the expression at the held row.
+// Ties go to the first row.
+template <bool IsMin, class T>
+struct group_cell<expr::kinds::arg_extremum<IsMin>, T> {
+  static constexpr bool supported = !std::is_same_v<T, string_view>;
+  using value_type = size_type;
+  static constexpr bool always_valid = false;
+  struct type {
+    size_type row;
+  };
+  static constexpr COLX_HOST_DEVICE type identity() { return {-1}; }
+  template <class Ctx>
+  static COLX_HOST_DEVICE bool wins(T v, size_type row, size_type held, Ctx const& ctx) {
+    if (held < 0) { return true; }
+    T const h = ctx.value_at(held).value;
+    if (expr::kinds::extremum<IsMin>::template better<T>(v, h)) { return true; }
+    if (expr::kinds::extremum<IsMin>::template better<T>(h, v)) { return false; }
+    return row < held;
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE void add(type& c, T v, size_type row, Ctx const& ctx) {
+    if (wins(v, row, c.row, ctx)) { c.row = row; }
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE void merge(type* dst, type const& src, Ctx const& ctx) {
+    if (src.row < 0) { return; }
+    T const v = ctx.value_at(src.row).value;
+    size_type held = atomic_load(&dst->row);
+    while (wins(v, src.row, held, ctx)) {
+      size_type const seen = atomic_cas(&dst->row, held, src.row);
+      if (seen == held) { return; }
+      held = seen;
+    }
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE expr::maybe<size_type, true> finish(type const& c, Ctx const&) {
+    return {c.row, c.row >= 0};
+  }
+};
+
+// first/last: the smallest (largest) row with a valid value; its value is read at the end.
+template <bool IsFirst, class T>
+struct group_cell<expr::kinds::positional<IsFirst>, T> {
+  static constexpr bool supported = true;
+  using value_type = T;
+  static constexpr bool always_valid = false;
+  static constexpr size_type none = IsFirst ? std::numeric_limits<size_type>::max() : -1;
+  struct type {
+    size_type row;
+  };
+  static constexpr COLX_HOST_DEVICE type identity() { return {none}; }
+  template <class Ctx>
+  static COLX_HOST_DEVICE void add(type& c, T, size_type row, Ctx const&) {
+    if (IsFirst ? row < c.row : row > c.row) { c.row = row; }
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE void merge(type* dst, type const& src, Ctx const&) {
+    if (src.row == none) { return; }
+    if constexpr (IsFirst) {
+      atomic_min(&dst->row, src.row);
+    } else {
+      atomic_max(&dst->row, src.row);
+    }
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE expr::maybe<T, true> finish(type const& c, Ctx const& ctx) {
+    if (c.row == none) { return {T{}, false}; }
+    return {ctx.value_at(c.row).value, true};
+  }
+};
+
+}  // namespace colx::detail

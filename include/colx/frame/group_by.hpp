@@ -1,0 +1,540 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Group-by with aggregation, fused: `f | filter(p) | group_by("k"_c) | aggregate(sum(e).as<"s">())`
+// evaluates the predicate, the keys and every aggregated expression inside one pass over the rows.
+//
+// One global open-addressing hash table (linear probing) maps a group to a slot; a slot holds the
+// row number of the group's first-inserted row (keys are compared by evaluating the key
+// expressions at that row, so any key type works, strings included) and one cell per aggregation.
+// Each thread keeps the cells of the last few groups it saw in registers and merges a cell into
+// the table (atomics) only when it must make room: with few groups a thread touches the table a
+// handful of times in all (the few-groups path); with many groups nearly every row goes to the
+// table (the many-groups path). The table's size comes from the number of groups estimated on
+// a sample of the rows; an estimate that proves too small is detected and the pass rerun.
+#include <colx/exec/group_cells.hpp>
+#include <colx/exec/row_keys.hpp>
+#include <colx/frame/gather.hpp>
+#include <colx/frame/pipeline.hpp>
+#include <colx/frame/sort.hpp>
+
+#include <cmath>
+#include <optional>
+#include <string>
+
+namespace colx {
+
+struct group_by_options {
+  bool sorted = false;          // result rows in ascending key order (else in an unspecified order)
+  bool drop_null_keys = false;  // skip rows with a null key (pandas' dropna); else nulls form a group, as SQL
+};
+
+template <class... Keys>
+struct group_by_stage {
+  std::tuple<Keys...> keys;
+  group_by_options options;
+};
+
+// Keys are column references ("k"_c) or named expressions ((e).as<"k">()).
+template <class... Keys>
+  requires(!std::same_as<Keys, group_by_options> && ...)
+[[nodiscard]] constexpr auto group_by(Keys const&... keys) {
+  static_assert(sizeof...(Keys) > 0, "colx::group_by needs at least one key");
+  return group_by_stage<Keys...>{{keys...}, {}};
+}
+template <class... Keys>
+[[nodiscard]] constexpr auto group_by(group_by_options options, Keys const&... keys) {
+  static_assert(sizeof...(Keys) > 0, "colx::group_by needs at least one key");
+  return group_by_stage<Keys...>{{keys...}, options};
+}
+
+template <class... Named>
+struct aggregate_stage {
+  std::tuple<Named...> aggs;
+};
+// aggregate(sum("x"_c).as<"total">(), count().as<"n">(), ...): each named.
+template <class... Named>
+[[nodiscard]] constexpr auto aggregate(Named const&... aggs) {
+  static_assert(sizeof...(Named) > 0, "colx::aggregate needs at least one aggregation");
+  static_assert((requires { Named::name; } && ...),
+                "colx::aggregate: name each aggregation, as in sum(\"x\"_c).as<\"total\">()");
+  return aggregate_stage<Named...>{{aggs...}};
+}
+
+// A source (a frame, or a filtered frame) with its keys, waiting for aggregate().
+template <class Source, class... Keys>
+struct grouped {
+  Source source;
+  group_by_stage<Keys...> stage;
+};
+template <class Schema, class... Keys>
+[[nodiscard]] auto operator|(frame<Schema> const& f, group_by_stage<Keys...> const& s) {
+  return grouped<frame<Schema>, Keys...>{f, s};
+}
+template <class Frame, class P, class... Keys>
+[[nodiscard]] auto operator|(filtered<Frame, P> const& f, group_by_stage<Keys...> const& s) {
+  return grouped<filtered<Frame, P>, Keys...>{f, s};
+}
+
+namespace detail {
+
+// ---- keys and aggregations: names, bound expressions, output fields --------------------------------
+
+// A key's output name and expression. (Read through members: nvcc cannot match a partial
+// specialisation on named_expr's fixed_string.)
+template <class K>
+struct group_key {
+  static_assert(expr::column_ref<K> || requires(K const& k) { K::name; k.expr; },
+                "colx::group_by: a key is a column (\"k\"_c) or a named expression (e.as<\"k\">())");
+  static constexpr auto name = K::name;
+  static auto expr_of(K const& k) {
+    if constexpr (expr::column_ref<K>) {
+      return k;
+    } else {
+      return k.expr;
+    }
+  }
+};
+
+template <class Agg, class Inputs>
+struct bound_aggregation_traits;
+template <class Kind, class E, class Inputs>
+struct bound_aggregation_traits<expr::aggregation<Kind, E>, Inputs> {
+  using result = expr::result_t<E, Inputs>;
+  using value_type = typename result::value_type;
+  using cell = group_cell<Kind, value_type>;
+  static constexpr bool counts_nulls = [] {
+    if constexpr (requires { Kind::counts_nulls; }) {
+      return Kind::counts_nulls;
+    } else {
+      return false;
+    }
+  }();
+  static constexpr bool output_nullable =
+      !cell::always_valid && (result::nullable || std::is_same_v<Kind, expr::kinds::moment<1>> ||
+                              std::is_same_v<Kind, expr::kinds::moment<2>>);
+};
+
+// ---- the table ----------------------------------------------------------------------------------
+
+inline constexpr size_type empty_slot = -1;
+
+template <class Inputs, class Pred, class Keys, class Aggs>
+struct group_table_fn;
+
+// What a cell's operations may ask about the group's other rows.
+template <class Fn, std::size_t K>
+struct aggregation_context {
+  Fn const* fn;
+  size_type slot;
+  COLX_HOST_DEVICE auto value_at(size_type row) const { return get<K>(fn->aggs).expr(fn->in, row); }
+  COLX_HOST_DEVICE double shift() const {
+    auto const m = value_at(fn->slots[slot]);
+    if constexpr (std::is_arithmetic_v<typename decltype(m)::value_type>) {
+      return m.valid ? static_cast<double>(m.value) : 0.0;
+    } else {
+      return 0.0;
+    }
+  }
+};
+
+template <class Inputs, class Pred, class... Keys, class... Aggs>
+struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
+  using cells = tuple<typename bound_aggregation_traits<Aggs, Inputs>::cell::type...>;
+
+  Inputs in;
+  Pred pred;
+  tuple<Keys...> keys;
+  tuple<Aggs...> aggs;
+  bool drop_null_keys = false;
+  size_type* slots = nullptr;  // the first-inserted row of each slot's group, or empty_slot
+  cells* table = nullptr;      // one set of cells per slot
+  std::uint64_t slot_mask = 0;  // slots - 1 (a power of two)
+  size_type* groups = nullptr;  // groups inserted so far
+  size_type max_groups = 0;    // beyond this the table is too full: the pass is rerun larger
+  unsigned* overflow = nullptr;
+
+  COLX_HOST_DEVICE bool keep(size_type i) const {
+    auto const p = pred(in, i);
+    if (!(p.valid && static_cast<bool>(p.value))) { return false; }
+    if (drop_null_keys) {
+      bool all_valid = true;
+      [&]<std::size_t... K>(std::index_sequence<K...>) {
+        ((all_valid = all_valid && static_cast<bool>(get<K>(keys)(in, i).valid)), ...);
+      }(std::index_sequence_for<Keys...>{});
+      return all_valid;
+    }
+    return true;
+  }
+  COLX_HOST_DEVICE std::uint64_t hash(size_type i) const {
+    std::uint64_t h = 0x2545f4914f6cdd1dull;
+    [&]<std::size_t... K>(std::index_sequence<K...>) {
+      ((h = hash_combine(h, hash_key(get<K>(keys)(in, i)))), ...);
+    }(std::index_sequence_for<Keys...>{});
+    return h;
+  }
+  COLX_HOST_DEVICE bool same_keys(size_type a, size_type b) const {
+    bool same = true;
+    [&]<std::size_t... K>(std::index_sequence<K...>) {
+      (void)((same = keys_equal(get<K>(keys)(in, a), get<K>(keys)(in, b))) && ...);
+    }(std::index_sequence_for<Keys...>{});
+    return same;
+  }
+  // The slot of row i's group, inserting the group if it is new; -1 when the table is full.
+  COLX_HOST_DEVICE size_type locate(size_type i) const {
+    std::uint64_t p = hash(i) & slot_mask;
+    for (std::uint64_t probe = 0; probe <= slot_mask; ++probe) {
+      size_type held = atomic_load(slots + p);
+      if (held == empty_slot) {
+        held = atomic_cas(slots + p, empty_slot, i);
+        if (held == empty_slot) {
+          size_type const before = atomic_fetch_add(groups, size_type{1});
+          if (before >= max_groups) { atomic_or(overflow, 1u); }
+          return static_cast<size_type>(p);
+        }
+      }
+      if (held == i || same_keys(held, i)) { return static_cast<size_type>(p); }
+      p = (p + 1) & slot_mask;
+    }
+    atomic_or(overflow, 1u);
+    return -1;
+  }
+
+  static COLX_HOST_DEVICE cells identity() {
+    return cells(bound_aggregation_traits<Aggs, Inputs>::cell::identity()...);
+  }
+  COLX_HOST_DEVICE void add(cells& c, size_type i, size_type slot) const {
+    [&]<std::size_t... K>(std::index_sequence<K...>) { (add_one<K>(c, i, slot), ...); }(std::index_sequence_for<Aggs...>{});
+  }
+  COLX_HOST_DEVICE void flush(size_type slot, cells const& c) const {
+    [&]<std::size_t... K>(std::index_sequence<K...>) {
+      (merge_one<K>(slot, c), ...);
+    }(std::index_sequence_for<Aggs...>{});
+  }
+
+  template <std::size_t K>
+  using traits = bound_aggregation_traits<std::remove_cvref_t<decltype(get<K>(std::declval<tuple<Aggs...> const&>()))>, Inputs>;
+
+  template <std::size_t K>
+  COLX_HOST_DEVICE void add_one(cells& c, size_type i, size_type slot) const {
+    auto const v = get<K>(aggs).expr(in, i);
+    if (traits<K>::counts_nulls || v.valid) {
+      traits<K>::cell::add(get<K>(c), v.value, i, aggregation_context<group_table_fn, K>{this, slot});
+    }
+  }
+  template <std::size_t K>
+  COLX_HOST_DEVICE void merge_one(size_type slot, cells const& c) const {
+    traits<K>::cell::merge(&get<K>(table[slot]), get<K>(c), aggregation_context<group_table_fn, K>{this, slot});
+  }
+};
+
+// Rows [first, last) by step: each kept row's group is found (or inserted), and the row is added
+// to a private cell; CacheSize private cells, evicted round-robin into the table.
+template <int CacheSize, class Fn>
+struct aggregate_rows_fn {
+  Fn fn;
+  COLX_HOST_DEVICE void operator()(size_type first, size_type last, size_type step) const {
+    using cells = typename Fn::cells;
+    size_type ids[CacheSize];
+    cells cache[CacheSize];
+COLX_UNROLL
+    for (int k = 0; k < CacheSize; ++k) { ids[k] = empty_slot; }
+    int victim = 0;
+    for (size_type i = first; i < last; i += step) {
+      if (!fn.keep(i)) { continue; }
+      size_type const slot = fn.locate(i);
+      if (slot < 0) { continue; }
+      bool hit = false;
+COLX_UNROLL
+      for (int k = 0; k < CacheSize; ++k) {
+        if (ids[k] == slot) {
+          fn.add(cache[k], i, slot);
+          hit = true;
+        }
+      }
+      if (!hit) {
+COLX_UNROLL
+        for (int k = 0; k < CacheSize; ++k) {
+          if (k == victim) {
+            if (ids[k] != empty_slot) { fn.flush(ids[k], cache[k]); }
+            ids[k] = slot;
+            cache[k] = Fn::identity();
+            fn.add(cache[k], i, slot);
+          }
+        }
+        victim = victim + 1 == CacheSize ? 0 : victim + 1;
+      }
+    }
+COLX_UNROLL
+    for (int k = 0; k < CacheSize; ++k) {
+      if (ids[k] != empty_slot) { fn.flush(ids[k], cache[k]); }
+    }
+  }
+};
+
+// Inserts the groups of every step-th row only (rows 0, step, 2 step, ...), counting kept rows:
+// the sample the table size is estimated from.
+template <class Fn>
+struct sample_groups_fn {
+  Fn fn;
+  size_type step;
+  size_type* kept;
+  COLX_HOST_DEVICE void operator()(size_type k) const {
+    size_type const i = k * step;
+    if (!fn.keep(i)) { return; }
+    atomic_add(kept, size_type{1});
+    (void)fn.locate(i);
+  }
+};
+
+template <class Fn>
+struct init_table_fn {
+  Fn fn;
+  COLX_HOST_DEVICE void operator()(size_type s) const {
+    fn.slots[s] = empty_slot;
+    fn.table[s] = Fn::identity();
+  }
+};
+struct fill_slots_fn {
+  size_type* slots;
+  COLX_HOST_DEVICE void operator()(size_type s) const { slots[s] = empty_slot; }
+};
+
+// One output row per occupied slot: the keys at the group's first row, then each finished cell.
+template <class Fn>
+struct group_row_fn {
+  Fn fn;
+  COLX_HOST_DEVICE bool operator()(size_type s) const { return fn.slots[s] != empty_slot; }
+};
+template <class Fn, class Item, std::size_t NumKeys>
+struct load_group_fn {
+  Fn fn;
+  COLX_HOST_DEVICE Item operator()(size_type s) const {
+    Item item{};
+    size_type const row = fn.slots[s];
+    [&]<std::size_t... K>(std::index_sequence<K...>) { (put(item, K, get<K>(fn.keys)(fn.in, row)), ...); }(
+        std::make_index_sequence<NumKeys>{});
+    [&]<std::size_t... A>(std::index_sequence<A...>) {
+      (put(item, NumKeys + A,
+           Fn::template traits<A>::cell::finish(get<A>(fn.table[s]), aggregation_context<Fn, A>{&fn, s})),
+       ...);
+    }(std::make_index_sequence<Fn::cells::size>{});
+    return item;
+  }
+
+ private:
+  template <class M>
+  static COLX_HOST_DEVICE void put(Item& item, std::size_t position, M const& m) {
+    put_at(item, position, m, std::make_index_sequence<decltype(Item::values)::size>{});
+  }
+  template <class M, std::size_t... P>
+  static COLX_HOST_DEVICE void put_at(Item& item, std::size_t position, M const& m, std::index_sequence<P...>) {
+    (void)((P == position ? (assign(get<P>(item.values), m.value), true) : false) || ...);
+    if (m.valid) { item.valid |= std::uint64_t{1} << position; }
+  }
+  template <class To, class From>
+  static COLX_HOST_DEVICE void assign(To& to, From const& from) {
+    if constexpr (std::is_convertible_v<From, To>) { to = static_cast<To>(from); }
+  }
+};
+
+// The result's schema: the keys, then the aggregations, each under its name.
+template <class Key, class Bound, class Inputs>
+struct key_field {
+  using result = expr::result_t<Bound, Inputs>;
+  using type = field<group_key<Key>::name, typename result::value_type, result::nullable ? nullable : not_null>;
+};
+template <class Named, class Bound, class Inputs>
+struct aggregation_field {
+  using traits = bound_aggregation_traits<Bound, Inputs>;
+  static_assert(traits::cell::supported,
+                "colx::aggregate: this aggregation does not apply to the type of its expression (sum, mean, var and "
+                "std need numbers; min and max need fixed-width values of at most 8 bytes); the context names the "
+                "aggregation and its expression");
+  using type = field<Named::name, typename traits::cell::value_type,
+                     traits::output_nullable ? nullable : not_null>;
+};
+template <class Inputs, class Keys, class BoundKeys, class Named, class BoundAggs>
+struct group_schema;
+template <class Inputs, class... Keys, class... BoundKeys, class... Named, class... BoundAggs>
+struct group_schema<Inputs, std::tuple<Keys...>, tuple<BoundKeys...>, std::tuple<Named...>, tuple<BoundAggs...>> {
+  using type = schema<typename key_field<Keys, BoundKeys, Inputs>::type..., typename aggregation_field<Named, BoundAggs, Inputs>::type...>;
+};
+
+// Solves d = g (1 - exp(-s / g)) for g: the number of groups that makes s sampled rows show d
+// distinct groups (rows drawn uniformly); at most `rows`.
+inline double estimate_groups(double distinct, double sampled, double rows) {
+  if (distinct >= sampled) { return rows; }
+  double lo = distinct;
+  double hi = rows;
+  for (int it = 0; it < 100 && hi - lo > 1; ++it) {
+    double const g = (lo + hi) / 2;
+    (g * (1 - std::exp(-sampled / g)) < distinct ? lo : hi) = g;
+  }
+  return hi;
+}
+
+inline size_type next_power_of_two(size_type v) {
+  size_type p = 1;
+  while (p < v) { p <<= 1; }
+  return p;
+}
+
+template <class Frame, class T>
+data_type output_type_of(Frame const& f, std::size_t position_if_column) {
+  if (position_if_column != not_found) {
+    data_type d{};
+    [&]<std::size_t... C>(std::index_sequence<C...>) {
+      ((C == position_if_column ? (void)(d = type_of(f.template column_at<C>())) : void()), ...);
+    }(std::make_index_sequence<Frame::schema_type::size>{});
+    if (d.id() == type_to_id<T>) { return d; }
+  }
+  return data_type_of<T>();
+}
+template <class E>
+constexpr std::size_t column_position() {
+  if constexpr (requires { E::position; }) {
+    return E::position;
+  } else {
+    return not_found;
+  }
+}
+
+template <class Frame, class Pred, class... Keys, class... Named>
+auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...> const& unbound_keys,
+                    group_by_options options, std::tuple<Named...> const& named, stream_ref stream, resource_ref mr) {
+  using schema_type = typename Frame::schema_type;
+  using inputs = typename Frame::inputs_type;
+  auto const pred = expr::bind<schema_type>(unbound_pred);
+  auto const keys = [&]<std::size_t... K>(std::index_sequence<K...>) {
+    return tuple(expr::bind<schema_type>(group_key<Keys>::expr_of(std::get<K>(unbound_keys)))...);
+  }(std::index_sequence_for<Keys...>{});
+  auto const aggs = [&]<std::size_t... A>(std::index_sequence<A...>) {
+    return tuple(std::get<A>(named).expr.map(expr::bind_fn<schema_type>{})...);
+  }(std::index_sequence_for<Named...>{});
+  using keys_t = std::remove_cvref_t<decltype(keys)>;
+  using aggs_t = std::remove_cvref_t<decltype(aggs)>;
+  using fn_t = group_table_fn<inputs, std::remove_cvref_t<decltype(pred)>, keys_t, aggs_t>;
+  using cells = typename fn_t::cells;
+
+  using out_schema = typename group_schema<inputs, std::tuple<Keys...>, keys_t, std::tuple<Named...>, aggs_t>::type;
+  using item = row_item_t<out_schema>;
+  constexpr std::size_t num_keys = sizeof...(Keys);
+
+  size_type const n = f.num_rows();
+  memory_kind const kind = f.kind();
+  resource_ref const work = get_current_resource(kind);
+  fn_t fn{f.inputs(), pred, keys, aggs, options.drop_null_keys};
+
+  // Counters and flags the passes update: [groups, sampled kept rows, overflow].
+  uvector<size_type> counters(3, stream, work);
+  auto const reset_counters = [&] { fill_bytes(counters.data(), kind, 0, 3 * sizeof(size_type), stream); };
+  auto const read_counters = [&] {
+    size_type host[3] = {};
+    copy_bytes(host, memory_kind::host, counters.data(), kind, sizeof(host), stream);
+    stream.synchronize();
+    return std::array<size_type, 3>{host[0], host[1], host[2]};
+  };
+  fn.groups = counters.data();
+  fn.overflow = reinterpret_cast<unsigned*>(counters.data() + 2);
+
+  // Table size: from a sample when there are many rows.
+  constexpr size_type sample_rows = size_type{1} << 16;
+  size_type capacity = next_power_of_two(std::max<size_type>(2 * n, 64));
+  if (n > 4 * sample_rows) {
+    size_type const step = n / sample_rows;
+    size_type const sample_capacity = 4 * sample_rows;
+    uvector<size_type> sample_slots(sample_capacity, stream, work);
+    reset_counters();
+    fn_t sample = fn;
+    sample.slots = sample_slots.data();
+    sample.slot_mask = static_cast<std::uint64_t>(sample_capacity - 1);
+    sample.max_groups = sample_capacity;
+    on_backend(kind, stream, [&](auto const& exec) {
+      exec.for_each_n(sample_capacity, fill_slots_fn{sample_slots.data()});
+      exec.for_each_n(sample_rows, sample_groups_fn<fn_t>{sample, step, counters.data() + 1});
+    });
+    auto const c = read_counters();
+    double const kept_rows = static_cast<double>(n) * static_cast<double>(c[1]) / static_cast<double>(sample_rows);
+    double const groups = c[1] == 0 ? 1.0 : estimate_groups(static_cast<double>(c[0]), static_cast<double>(c[1]), kept_rows);
+    capacity = std::min(capacity, next_power_of_two(std::max<size_type>(64, static_cast<size_type>(groups * 2.5))));
+  }
+
+  while (true) {
+    std::size_t const bytes = static_cast<std::size_t>(capacity) * (sizeof(size_type) + sizeof(cells));
+    std::optional<uvector<size_type>> slots;
+    std::optional<uvector<cells>> table;
+    try {
+      slots.emplace(capacity, stream, work);
+      table.emplace(capacity, stream, work);
+    } catch (out_of_memory const& e) {
+      COLX_FAIL_AS(out_of_memory, "group_by: a hash table of ", capacity, " slots for up to ", capacity / 2,
+                   " groups needs ", bytes, " bytes of ", to_string(kind), " memory, which could not be allocated (",
+                   e.what(), "); the input is unchanged");
+    }
+    fn.slots = slots->data();
+    fn.table = table->data();
+    fn.slot_mask = static_cast<std::uint64_t>(capacity - 1);
+    fn.max_groups = capacity - capacity / 4;
+    reset_counters();
+    on_backend(kind, stream, [&](auto const& exec) {
+      exec.for_each_n(capacity, init_table_fn<fn_t>{fn});
+      exec.for_each_strided(n, aggregate_rows_fn<4, fn_t>{fn});
+    });
+    auto const c = read_counters();
+    if (c[2] != 0) {  // too many groups for this table: again, four times larger
+      capacity *= 4;
+      continue;
+    }
+    size_type const groups = c[0];
+    std::array<bool, out_schema::size> masked{};
+    std::array<data_type, out_schema::size> types{};
+    [&]<std::size_t... P>(std::index_sequence<P...>) {
+      ((masked[P] = out_schema::template field_at<P>::is_nullable), ...);
+    }(std::make_index_sequence<out_schema::size>{});
+    [&]<std::size_t... K>(std::index_sequence<K...>) {
+      ((types[K] = output_type_of<Frame, typename out_schema::template field_at<K>::type>(
+            f, column_position<std::remove_cvref_t<decltype(get<K>(keys))>>())),
+       ...);
+    }(std::make_index_sequence<num_keys>{});
+    [&]<std::size_t... A>(std::index_sequence<A...>) {
+      ((types[num_keys + A] = output_type_of<Frame, typename out_schema::template field_at<num_keys + A>::type>(
+            f, column_position<std::remove_cvref_t<decltype(get<A>(aggs).expr)>>())),
+       ...);
+    }(std::index_sequence_for<Named...>{});
+    auto result = write_frame<out_schema>(groups, masked, types, stream, mr, [&](auto const& views) {
+      using store_t = store_row_fn<std::remove_cvref_t<decltype(views)>>;
+      return on_backend(kind, stream, [&](auto const& exec) {
+        return exec.select_rows(capacity, group_row_fn<fn_t>{fn}, load_group_fn<fn_t, item, num_keys>{fn}, store_t{views});
+      });
+    });
+    if (!options.sorted) { return result; }
+    return [&]<std::size_t... K>(std::index_sequence<K...>) {
+      return run(result, sort_by(col<out_schema::template field_at<K>::name>{}...), stream, mr);
+    }(std::make_index_sequence<num_keys>{});
+  }
+}
+
+}  // namespace detail
+
+template <class Source, class... Keys, class... Named>
+[[nodiscard]] auto run(grouped<Source, Keys...> const& g, aggregate_stage<Named...> const& a, stream_ref stream,
+                       resource_ref mr = get_current_resource()) {
+  if constexpr (requires { g.source.predicate(); }) {
+    return detail::aggregate_impl(g.source.source(), g.source.predicate(), g.stage.keys, g.stage.options, a.aggs, stream, mr);
+  } else {
+    return detail::aggregate_impl(g.source, expr::row_marker{}, g.stage.keys, g.stage.options, a.aggs, stream, mr);
+  }
+}
+template <class Source, class... Keys, class... Named>
+[[nodiscard]] auto operator|(grouped<Source, Keys...> const& g, aggregate_stage<Named...> const& a) {
+  memory_kind const kind = [&] {
+    if constexpr (requires { g.source.predicate(); }) {
+      return g.source.source().kind();
+    } else {
+      return g.source.kind();
+    }
+  }();
+  return run(g, a, stream_ref{}, get_current_resource(kind));
+}
+
+}  // namespace colx

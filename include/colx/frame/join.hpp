@@ -1,0 +1,515 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Hash joins on one or more key columns: inner, left, right, full, semi and anti.
+//
+// The build side (the right frame) goes into an open-addressing multimap: one 64-bit entry per
+// row, the high half a tag of the key's hash and the low half the row, so duplicate keys take
+// several entries and most non-matches are rejected without reading the build keys. The probe
+// side (the left frame, with its pending filter) is walked twice: once counting each row's output
+// rows (a scan gives where each row's output starts), once writing them, gathering every output
+// column in that same pass. Output rows come in probe order; a probe row's matches come in an
+// unspecified order. Null keys match nothing unless join_options::nulls_equal.
+#include <colx/exec/atomics.hpp>
+#include <colx/exec/row_keys.hpp>
+#include <colx/frame/gather.hpp>
+#include <colx/frame/pipeline.hpp>
+
+#include <limits>
+
+namespace colx {
+
+enum class join_kind { inner, left, right, full, semi, anti };
+
+struct join_options {
+  bool nulls_equal = false;  // SQL: a null key equals nothing; true: null keys match each other
+};
+
+// The key columns of one side: on("a"_c, "b"_c).
+template <class... Cols>
+struct join_keys {
+  static_assert(sizeof...(Cols) > 0, "colx::on needs at least one key column");
+  static_assert((expr::column_ref<Cols> && ...), "colx::on takes key columns: on(\"key\"_c, ...)");
+};
+template <class... Cols>
+[[nodiscard]] constexpr join_keys<Cols...> on(Cols const&...) {
+  return {};
+}
+
+namespace detail {
+
+inline constexpr std::uint64_t empty_entry = ~std::uint64_t{0};
+
+template <class Schema, class... Cols>
+using bound_keys_t = tuple<decltype(expr::bind<Schema>(Cols{}))...>;
+
+// Hash and equality of a side's key columns.
+template <class Inputs, class Keys>
+struct key_columns;
+template <class Inputs, class... Keys>
+struct key_columns<Inputs, tuple<Keys...>> {
+  Inputs in;
+  COLX_HOST_DEVICE std::uint64_t hash(size_type i) const {
+    std::uint64_t h = 0x2545f4914f6cdd1dull;
+    ((h = hash_combine(h, hash_key(Keys{}(in, i)))), ...);
+    return h;
+  }
+  COLX_HOST_DEVICE bool all_valid(size_type i) const { return (static_cast<bool>(Keys{}(in, i).valid) && ...); }
+  template <class Other>
+  COLX_HOST_DEVICE bool equal(size_type i, Other const& other, size_type j) const {
+    return equal(i, other, j, std::index_sequence_for<Keys...>{});
+  }
+  template <class Other, std::size_t... K>
+  COLX_HOST_DEVICE bool equal(size_type i, Other const& other, size_type j, std::index_sequence<K...>) const {
+    return (keys_equal(std::tuple_element_t<K, std::tuple<Keys...>>{}(in, i),
+                       std::tuple_element_t<K, typename Other::key_list>{}(other.in, j)) &&
+            ...);
+  }
+  using key_list = std::tuple<Keys...>;
+};
+
+template <class Keys>
+struct build_entries_fn {
+  Keys keys;
+  std::uint64_t* slots;
+  std::uint64_t mask;
+  bool nulls_equal;
+  COLX_HOST_DEVICE void operator()(size_type r) const {
+    if (!nulls_equal && !keys.all_valid(r)) { return; }  // can never match
+    std::uint64_t const h = keys.hash(r);
+    std::uint64_t const entry = (h & 0xffffffff00000000ull) | static_cast<std::uint64_t>(r);
+    for (std::uint64_t p = h & mask;; p = (p + 1) & mask) {
+      if (atomic_cas(slots + p, empty_entry, entry) == empty_entry) { return; }
+    }
+  }
+};
+// Twice the rows, a power of two: probes stay short at a load factor of at most one half.
+inline size_type next_table_size(size_type rows) {
+  size_type p = 64;
+  while (p < 2 * rows) { p <<= 1; }
+  return p;
+}
+
+struct fill_entries_fn {
+  std::uint64_t* slots;
+  COLX_HOST_DEVICE void operator()(size_type s) const { slots[s] = empty_entry; }
+};
+
+}  // namespace detail
+
+// A build side, hashed once and probed by any number of joins.
+template <class Frame, class... Keys>
+class join_build {
+ public:
+  using frame_type = Frame;
+  using keys_type = join_keys<Keys...>;
+  using bound_keys = detail::bound_keys_t<typename Frame::schema_type, Keys...>;
+  using key_columns = detail::key_columns<typename Frame::inputs_type, bound_keys>;
+
+  join_build(Frame f, join_options options, stream_ref stream)
+      : _frame(std::move(f)), _options(options),
+        _slots(detail::next_table_size(_frame.num_rows()), stream, get_current_resource(_frame.kind())) {
+    COLX_EXPECTS(_frame.num_rows() < (size_type{1} << 32) - 1, "join: the build side has ", _frame.num_rows(),
+                 " rows; at most 2^32 - 2 are supported");
+    _mask = static_cast<std::uint64_t>(_slots.size() - 1);
+    on_backend(_frame.kind(), stream, [&](auto const& exec) {
+      exec.for_each_n(_slots.size(), detail::fill_entries_fn{_slots.data()});
+      exec.for_each_n(_frame.num_rows(),
+                      detail::build_entries_fn<key_columns>{key_columns{_frame.inputs()}, _slots.data(), _mask, _options.nulls_equal});
+    });
+  }
+
+  [[nodiscard]] Frame const& frame() const noexcept { return _frame; }
+  [[nodiscard]] join_options options() const noexcept { return _options; }
+  [[nodiscard]] std::uint64_t const* slots() const noexcept { return _slots.data(); }
+  [[nodiscard]] std::uint64_t mask() const noexcept { return _mask; }
+
+ private:
+  Frame _frame;
+  join_options _options;
+  uvector<std::uint64_t> _slots;
+  std::uint64_t _mask = 0;
+};
+
+// Hashes `right` on its key columns for reuse: build(orders, on("o_orderkey"_c)).
+template <class Schema, class... Keys>
+[[nodiscard]] auto build(frame<Schema> const& right, join_keys<Keys...>, join_options options = {}, stream_ref stream = {}) {
+  static_assert(((sizeof(typename field_of<Schema, Keys>::type) > 0) && ...));
+  return join_build<frame<Schema>, Keys...>(right, options, stream);
+}
+
+namespace detail {
+
+// ---- the probe ----------------------------------------------------------------------------------
+
+template <join_kind How, class ProbeInputs, class Pred, class ProbeKeys, class BuildKeys>
+struct probe_fn {
+  ProbeInputs in;
+  Pred pred;
+  BuildKeys build;
+  std::uint64_t const* slots;
+  std::uint64_t mask;
+  bool nulls_equal;
+
+  COLX_HOST_DEVICE bool kept(size_type i) const {
+    auto const p = pred(in, i);
+    return p.valid && static_cast<bool>(p.value);
+  }
+  // visit(build_row, k) for the k-th match of probe row i; returns the number of matches.
+  template <class Visit>
+  COLX_HOST_DEVICE size_type for_each_match(size_type i, Visit const& visit) const {
+    ProbeKeys const keys{in};
+    if (!nulls_equal && !keys.all_valid(i)) { return 0; }
+    std::uint64_t const h = keys.hash(i);
+    std::uint64_t const tag = h & 0xffffffff00000000ull;
+    size_type matches = 0;
+    for (std::uint64_t p = h & mask;; p = (p + 1) & mask) {
+      std::uint64_t const e = slots[p];
+      if (e == empty_entry) { break; }
+      if ((e & 0xffffffff00000000ull) == tag) {
+        auto const r = static_cast<size_type>(e & 0xffffffffull);
+        if (keys.equal(i, build, r)) { visit(r, matches++); }
+      }
+    }
+    return matches;
+  }
+  struct ignore {
+    COLX_HOST_DEVICE void operator()(size_type, size_type) const {}
+  };
+  // Output rows of probe row i.
+  COLX_HOST_DEVICE size_type output_rows(size_type i) const {
+    if (!kept(i)) { return 0; }
+    size_type const m = for_each_match(i, ignore{});
+    if constexpr (How == join_kind::semi) {
+      return m > 0 ? 1 : 0;
+    } else if constexpr (How == join_kind::anti) {
+      return m == 0 ? 1 : 0;
+    } else if constexpr (How == join_kind::left || How == join_kind::full) {
+      return m > 0 ? m : 1;
+    } else {
+      return m;
+    }
+  }
+};
+
+template <class Probe>
+struct output_rows_fn {
+  Probe probe;
+  COLX_HOST_DEVICE size_type operator()(size_type i) const { return probe.output_rows(i); }
+};
+
+// Writes probe row i's output rows from offsets[i]; marks matched build rows for right/full joins.
+template <join_kind How, class Probe, class Sink>
+struct emit_fn {
+  Probe probe;
+  size_type const* offsets;
+  Sink sink;
+  unsigned* matched;  // right and full joins: build rows that found a partner
+
+  struct write_match {
+    emit_fn const* self;
+    size_type i;
+    size_type base;
+    COLX_HOST_DEVICE void operator()(size_type r, size_type k) const {
+      self->sink(base + k, i, r);
+      if constexpr (How == join_kind::right || How == join_kind::full) { atomic_or(self->matched + r, 1u); }
+    }
+  };
+
+  COLX_HOST_DEVICE void operator()(size_type i) const {
+    size_type const base = offsets[i];
+    if (offsets[i + 1] == base) { return; }
+    if constexpr (How == join_kind::semi || How == join_kind::anti) {
+      sink(base, i, -1);
+    } else {
+      size_type const m = probe.for_each_match(i, write_match{this, i, base});
+      if ((How == join_kind::left || How == join_kind::full) && m == 0) { sink(base, i, -1); }
+    }
+  }
+};
+
+// Right and full joins: the build rows no probe row matched, after the probe's rows.
+struct unmatched_fn {
+  unsigned const* matched;
+  COLX_HOST_DEVICE bool operator()(size_type r) const { return matched[r] == 0u; }
+};
+struct row_number_fn {
+  COLX_HOST_DEVICE size_type operator()(size_type r) const { return r; }
+};
+template <class Sink>
+struct emit_unmatched_fn {
+  Sink sink;
+  size_type base;
+  COLX_HOST_DEVICE void operator()(size_type k, size_type r) const { sink(base + k, -1, r); }
+};
+
+// Sinks: where an output row (probe row i, build row r; -1 for none) goes.
+struct index_pairs_sink {
+  size_type* left;
+  size_type* right;
+  COLX_HOST_DEVICE void operator()(size_type k, size_type i, size_type r) const {
+    left[k] = i;
+    right[k] = r;
+  }
+};
+template <class Item, class ProbeInputs, class BuildInputs, class Store>
+struct gather_sink {
+  ProbeInputs probe;
+  BuildInputs build;  // only the build columns the output keeps
+  Store store;
+  COLX_HOST_DEVICE void operator()(size_type k, size_type i, size_type r) const {
+    Item item{};
+    if (i >= 0) { load_into<0>(item, probe, i); }
+    if constexpr (BuildInputs::size > 0) {
+      if (r >= 0) { load_into<ProbeInputs::size>(item, build, r); }
+    }
+    store(k, item);
+  }
+};
+
+// ---- the output schema ------------------------------------------------------------------------------
+
+template <class Field, bool MakeNullable>
+using maybe_nullable_field = field<Field::name, typename Field::type, (MakeNullable || Field::is_nullable) ? nullable : not_null>;
+
+template <join_kind How, class ProbeSchema, class BuildSchema, class LeftKeys, class RightKeys>
+struct join_layout;
+template <join_kind How, class... P, class... B, class... L, class... R>
+struct join_layout<How, schema<P...>, schema<B...>, join_keys<L...>, join_keys<R...>> {
+  static_assert(sizeof...(L) == sizeof...(R), "colx::join: both sides need the same number of key columns");
+  static_assert((std::is_same_v<typename field_of<schema<P...>, L>::type::type, typename field_of<schema<B...>, R>::type::type> && ...),
+                "colx::join: a left key and its right key have different types; the context shows both schemas "
+                "and the key columns");
+  static constexpr bool keeps_build = How != join_kind::semi && How != join_kind::anti;
+  static constexpr bool rename_shared = How == join_kind::right || How == join_kind::full;
+
+  // A build column whose name is a key of both sides under that same name.
+  template <class F>
+  static constexpr bool shared_key = ((F::name.view() == R::name.view() && R::name.view() == L::name.view()) || ...);
+  template <class F>
+  static constexpr bool kept = keeps_build && (rename_shared || !shared_key<F>);
+
+  static constexpr std::size_t build_count = (std::size_t{0} + ... + (kept<B> ? 1 : 0));
+  struct positions {
+    static constexpr auto kept_columns = [] {
+      std::array<std::size_t, build_count == 0 ? 1 : build_count> out{};
+      std::size_t k = 0;
+      std::size_t j = 0;
+      ((kept<B> ? (out[k++] = j++) : j++), ...);
+      return out;
+    }();
+  };
+  template <class Seq>
+  struct sequence_of;
+  template <std::size_t... I>
+  struct sequence_of<std::index_sequence<I...>> {
+    using type = std::index_sequence<positions::kept_columns[I]...>;
+  };
+  using kept_build = typename sequence_of<std::make_index_sequence<build_count>>::type;
+
+  template <class F>
+  struct build_field {
+    static constexpr bool renamed = rename_shared && shared_key<F>;
+    using base = maybe_nullable_field<F, How == join_kind::left || How == join_kind::full>;
+    using type = std::conditional_t<renamed, field<F::name + fixed_string("_right"), typename F::type, base::is_nullable ? nullable : not_null>, base>;
+  };
+  template <class Seq>
+  struct out;
+  template <std::size_t... I>
+  struct out<std::index_sequence<I...>> {
+    using type = schema<maybe_nullable_field<P, How == join_kind::right || How == join_kind::full>...,
+                        typename build_field<typename schema<B...>::template field_at<I>>::type...>;
+  };
+  using schema_type = typename out<kept_build>::type;
+};
+
+template <class Inputs, std::size_t... I>
+auto project(Inputs const& in, std::index_sequence<I...>) {
+  return tuple(get<I>(in)...);
+}
+
+template <join_kind How, class ProbeFrame, class Pred, class Build, class... L>
+auto join_impl(ProbeFrame const& left, Pred const& unbound_pred, Build const& built, join_keys<L...>, stream_ref stream,
+               resource_ref mr) {
+  using probe_schema = typename ProbeFrame::schema_type;
+  using build_frame = typename Build::frame_type;
+  using build_schema = typename build_frame::schema_type;
+  using layout = join_layout<How, probe_schema, build_schema, join_keys<L...>, typename Build::keys_type>;
+  using out_schema = typename layout::schema_type;
+  using probe_keys = key_columns<typename ProbeFrame::inputs_type, bound_keys_t<probe_schema, L...>>;
+  auto const pred = expr::bind<probe_schema>(unbound_pred);
+  using probe_t = probe_fn<How, typename ProbeFrame::inputs_type, std::remove_cvref_t<decltype(pred)>, probe_keys,
+                           typename Build::key_columns>;
+  build_frame const& right = built.frame();
+  COLX_EXPECTS(is_host_accessible(left.kind()) == is_host_accessible(right.kind()), "join: the left frame lives in ",
+               to_string(left.kind()), " memory, the right in ", to_string(right.kind()));
+  probe_t const probe{left.inputs(), pred, typename Build::key_columns{right.inputs()}, built.slots(), built.mask(),
+                      built.options().nulls_equal};
+  size_type const n = left.num_rows();
+  memory_kind const kind = left.kind();
+  resource_ref const work = get_current_resource(kind);
+
+  uvector<size_type> offsets(n + 1, stream, work);
+  size_type const probe_rows = on_backend(kind, stream, [&](auto const& exec) {
+    return exec.exclusive_scan(n, size_type{0}, output_rows_fn<probe_t>{probe}, offsets.data());
+  });
+  constexpr bool adds_unmatched = How == join_kind::right || How == join_kind::full;
+  uvector<unsigned> matched(adds_unmatched ? right.num_rows() : 0, stream, work);
+  if (adds_unmatched) { fill_bytes(matched.data(), kind, 0, matched.size() * sizeof(unsigned), stream); }
+
+  auto const types = [&]<std::size_t... I>(std::index_sequence<I...>) {
+    auto const p = column_types(left);
+    auto const b = column_types(right);
+    std::array<data_type, out_schema::size> out{};
+    std::size_t k = 0;
+    for (auto const& t : p) { out[k++] = t; }
+    ((out[k++] = b[I]), ...);
+    return out;
+  }(typename layout::kept_build{});
+  std::array<bool, out_schema::size> masked{};
+  [&]<std::size_t... C>(std::index_sequence<C...>) {
+    ((masked[C] = out_schema::template field_at<C>::is_nullable), ...);
+  }(std::make_index_sequence<out_schema::size>{});
+
+  // Right and full joins append the unmatched build rows, known only after the probe: the
+  // outputs are sized for all of them and trimmed.
+  size_type const most = probe_rows + (adds_unmatched ? right.num_rows() : 0);
+  return write_frame<out_schema>(most, masked, types, stream, mr, [&](auto const& views) {
+    using store_t = store_row_fn<std::remove_cvref_t<decltype(views)>>;
+    auto const build_columns = project(right.inputs(), typename layout::kept_build{});
+    using sink_t = gather_sink<row_item_t<out_schema>, typename ProbeFrame::inputs_type,
+                               std::remove_cvref_t<decltype(build_columns)>, store_t>;
+    sink_t const sink{left.inputs(), build_columns, store_t{views}};
+    return on_backend(kind, stream, [&](auto const& exec) {
+      exec.for_each_n(n, emit_fn<How, probe_t, sink_t>{probe, offsets.data(), sink, matched.data()});
+      size_type written = probe_rows;
+      if constexpr (adds_unmatched) {
+        written += exec.select_rows(right.num_rows(), unmatched_fn{matched.data()}, row_number_fn{},
+                                    emit_unmatched_fn<sink_t>{sink, probe_rows});
+      }
+      return written;
+    });
+  });
+}
+
+// The matching (left row, right row) pairs alone, -1 where a side has no row.
+template <join_kind How, class ProbeFrame, class Pred, class Build, class... L>
+std::pair<uvector<size_type>, uvector<size_type>> join_rows_impl(ProbeFrame const& left, Pred const& unbound_pred,
+                                                                 Build const& built, join_keys<L...>, stream_ref stream,
+                                                                 resource_ref mr) {
+  using probe_schema = typename ProbeFrame::schema_type;
+  using probe_keys = key_columns<typename ProbeFrame::inputs_type, bound_keys_t<probe_schema, L...>>;
+  [[maybe_unused]] typename join_layout<How, probe_schema, typename Build::frame_type::schema_type, join_keys<L...>,
+                                        typename Build::keys_type>::schema_type const* check = nullptr;
+  auto const pred = expr::bind<probe_schema>(unbound_pred);
+  using probe_t = probe_fn<How, typename ProbeFrame::inputs_type, std::remove_cvref_t<decltype(pred)>, probe_keys,
+                           typename Build::key_columns>;
+  auto const& right = built.frame();
+  probe_t const probe{left.inputs(), pred, typename Build::key_columns{right.inputs()}, built.slots(), built.mask(),
+                      built.options().nulls_equal};
+  size_type const n = left.num_rows();
+  memory_kind const kind = left.kind();
+  uvector<size_type> offsets(n + 1, stream, get_current_resource(kind));
+  size_type const probe_rows = on_backend(kind, stream, [&](auto const& exec) {
+    return exec.exclusive_scan(n, size_type{0}, output_rows_fn<probe_t>{probe}, offsets.data());
+  });
+  constexpr bool adds_unmatched = How == join_kind::right || How == join_kind::full;
+  size_type const most = probe_rows + (adds_unmatched ? right.num_rows() : 0);
+  uvector<size_type> left_rows(most, stream, mr);
+  uvector<size_type> right_rows(most, stream, mr);
+  uvector<unsigned> matched(adds_unmatched ? right.num_rows() : 0, stream, get_current_resource(kind));
+  if (adds_unmatched) { fill_bytes(matched.data(), kind, 0, matched.size() * sizeof(unsigned), stream); }
+  index_pairs_sink const sink{left_rows.data(), right_rows.data()};
+  size_type const written = on_backend(kind, stream, [&](auto const& exec) {
+    exec.for_each_n(n, emit_fn<How, probe_t, index_pairs_sink>{probe, offsets.data(), sink, matched.data()});
+    size_type w = probe_rows;
+    if constexpr (adds_unmatched) {
+      w += exec.select_rows(right.num_rows(), unmatched_fn{matched.data()}, row_number_fn{},
+                            emit_unmatched_fn<index_pairs_sink>{sink, probe_rows});
+    }
+    return w;
+  });
+  left_rows.resize(written, stream);
+  right_rows.resize(written, stream);
+  return {std::move(left_rows), std::move(right_rows)};
+}
+
+template <class Frame>
+auto const& unfiltered(Frame const& f) {
+  if constexpr (requires { f.predicate(); }) {
+    return f.source();
+  } else {
+    return f;
+  }
+}
+template <class Frame>
+auto predicate_of(Frame const& f) {
+  if constexpr (requires { f.predicate(); }) {
+    return f.predicate();
+  } else {
+    return expr::row_marker{};
+  }
+}
+
+template <class Right>
+auto as_build(Right const& right, auto keys, join_options options, stream_ref stream) {
+  if constexpr (requires { right.slots(); }) {
+    return right;
+  } else if constexpr (requires { right.predicate(); }) {
+    return build(right.collect(stream, get_current_resource(right.source().kind())), keys, options, stream);
+  } else {
+    return build(right, keys, options, stream);
+  }
+}
+
+}  // namespace detail
+
+template <join_kind How, class Right, class LeftKeys, class RightKeys>
+struct join_stage {
+  Right right;  // a frame, a filtered frame or a join_build
+  join_options options;
+};
+
+// left | join(right, on("k"_c)): the key columns named alike on both sides;
+// left | join<join_kind::left>(right, on("a"_c), on("b"_c)): left key a matches right key b.
+// `right` may be a join_build (build(...)) hashed once for several joins.
+template <join_kind How = join_kind::inner, class Right, class... L, class... R>
+[[nodiscard]] auto join(Right const& right, join_keys<L...> left_on, join_keys<R...>, join_options options = {}) {
+  (void)left_on;
+  return join_stage<How, Right, join_keys<L...>, join_keys<R...>>{right, options};
+}
+template <join_kind How = join_kind::inner, class Right, class... K>
+[[nodiscard]] auto join(Right const& right, join_keys<K...> keys, join_options options = {}) {
+  return join<How>(right, keys, keys, options);
+}
+
+template <class Left, join_kind How, class Right, class LeftKeys, class RightKeys>
+  requires requires(Left const& l) { detail::unfiltered(l).inputs(); }
+[[nodiscard]] auto run(Left const& left, join_stage<How, Right, LeftKeys, RightKeys> const& s, stream_ref stream,
+                       resource_ref mr = get_current_resource()) {
+  if constexpr (requires { s.right.slots(); }) {
+    static_assert(std::is_same_v<typename Right::keys_type, RightKeys>,
+                  "colx::join: a join_build is probed with the keys it was built on");
+  }
+  auto const built = detail::as_build(s.right, RightKeys{}, s.options, stream);
+  return detail::join_impl<How>(detail::unfiltered(left), detail::predicate_of(left), built, LeftKeys{}, stream, mr);
+}
+template <class Schema, join_kind How, class Right, class LeftKeys, class RightKeys>
+[[nodiscard]] auto operator|(frame<Schema> const& left, join_stage<How, Right, LeftKeys, RightKeys> const& s) {
+  return run(left, s, stream_ref{}, get_current_resource(left.kind()));
+}
+template <class Frame, class P, join_kind How, class Right, class LeftKeys, class RightKeys>
+[[nodiscard]] auto operator|(filtered<Frame, P> const& left, join_stage<How, Right, LeftKeys, RightKeys> const& s) {
+  return run(left, s, stream_ref{}, get_current_resource(left.source().kind()));
+}
+
+// The matching row pairs only: {left rows, right rows}, -1 where an outer join has no partner.
+template <join_kind How = join_kind::inner, class Left, class Right, class... L, class... R>
+[[nodiscard]] std::pair<uvector<size_type>, uvector<size_type>> join_rows(Left const& left, Right const& right,
+                                                                           join_keys<L...> left_on, join_keys<R...> right_on,
+                                                                           join_options options = {}, stream_ref stream = {},
+                                                                           resource_ref mr = get_current_resource()) {
+  auto const built = detail::as_build(right, right_on, options, stream);
+  return detail::join_rows_impl<How>(detail::unfiltered(left), detail::predicate_of(left), built, left_on, stream, mr);
+}
+
+}  // namespace colx

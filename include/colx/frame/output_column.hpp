@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Output columns for kernels that write whole rows of several columns at once.
+#include <colx/column/bitmask_ops.hpp>
+#include <colx/column/column.hpp>
+#include <colx/column/strings_column.hpp>
+#include <colx/exec/dispatch.hpp>
+#include <colx/frame/kernels.hpp>
+#include <colx/memory/uvector.hpp>
+
+#include <limits>
+#include <memory>
+#include <vector>
+
+namespace colx::detail {
+
+// One output column of a kernel that writes rows in any order (compaction, gather, group-by,
+// join): allocated for `rows` rows (an upper bound for a compaction), with a mask of all-null bits
+// when the output may hold nulls (the kernel sets valid bits atomically), and trimmed to the rows
+// written by finish().
+template <class T>
+struct output_column {
+  column<T> column_;
+  mutable_column_device_view<T> view() { return column_.mutable_device_view(); }
+
+  output_column(size_type rows, bool nullable, data_type type, stream_ref stream, resource_ref mr)
+      : column_(uvector<T>(rows, stream, mr), nullable ? create_bitmask(rows, false, stream, mr) : buffer(0, stream, mr), 0,
+                type) {}
+
+  std::shared_ptr<colx::column<T> const> finish(size_type kept, stream_ref stream) {
+    data_type const type = column_.type();
+    auto contents = std::move(column_).release().release();
+    contents.data.resize(static_cast<std::size_t>(kept) * sizeof(T), stream);
+    size_type const nulls = contents.mask.empty() ? 0
+                                                  : count_unset_bits(static_cast<bitmask_type const*>(contents.mask.data()),
+                                                                     0, kept, contents.mask.kind(), stream);
+    return std::make_shared<colx::column<T> const>(
+        any_column(type, kept, std::move(contents.data), std::move(contents.mask), nulls));
+  }
+};
+
+// Strings: lengths and source pointers during the pass; then a scan of the lengths gives the
+// offsets, and one more kernel copies the kept strings' bytes.
+template <>
+struct output_column<string_view> {
+  uvector<std::int64_t> lengths;  // rows + 1: the scan writes the total after the last row
+  uvector<char const*> sources;
+  buffer mask;
+  resource_ref mr;
+  strings_staging_view view() { return {lengths.data(), sources.data(), static_cast<bitmask_type*>(mask.data())}; }
+
+  output_column(size_type rows, bool nullable, data_type, stream_ref stream, resource_ref mr_)
+      : lengths(rows + 1, stream, mr_), sources(rows, stream, mr_),
+        mask(nullable ? create_bitmask(rows, false, stream, mr_) : buffer(0, stream, mr_)), mr(mr_) {}
+
+  std::shared_ptr<strings_column const> finish(size_type kept, stream_ref stream) {
+    uvector<std::int64_t> offsets(kept + 1, stream, mr);
+    std::int64_t const chars_total = on_backend(mr.kind(), stream, [&](auto const& exec) {
+      return exec.exclusive_scan(kept, std::int64_t{0}, string_length_fn{lengths.data()}, offsets.data());
+    });
+    buffer chars(static_cast<std::size_t>(chars_total), stream, mr);
+    on_backend(mr.kind(), stream, [&](auto const& exec) {
+      exec.for_each_n(kept, copy_chars_fn{sources.data(), offsets.data(), static_cast<char*>(chars.data())});
+    });
+    std::vector<any_column> children;
+    if (chars_total <= std::numeric_limits<std::int32_t>::max()) {
+      uvector<std::int32_t> narrow(kept + 1, stream, mr);
+      on_backend(mr.kind(), stream,
+                 [&](auto const& exec) { exec.for_each_n(kept + 1, narrow_offsets_fn{offsets.data(), narrow.data()}); });
+      children.emplace_back(data_type{type_id::int32}, kept + 1, std::move(narrow).release());
+    } else {
+      children.emplace_back(data_type{type_id::int64}, kept + 1, std::move(offsets).release());
+    }
+    size_type const nulls =
+        mask.empty() ? 0 : count_unset_bits(static_cast<bitmask_type const*>(mask.data()), 0, kept, mask.kind(), stream);
+    if (!mask.empty()) { mask.resize(bitmask_allocation_bytes(kept), stream); }
+    return std::make_shared<strings_column const>(
+        any_column(data_type{type_id::string}, kept, std::move(chars), std::move(mask), nulls, std::move(children)));
+  }
+};
+
+// The data_type of a frame column (a decimal keeps its scale).
+template <class C>
+[[nodiscard]] data_type type_of(C const& c) {
+  return c.untyped().type();
+}
+
+}  // namespace colx::detail

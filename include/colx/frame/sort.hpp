@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Sorting frames by one or more key expressions: ascending or descending, nulls first or last,
+// always stable. Keys that together encode into 64 bits are packed into one unsigned radix key
+// (one CUB radix sort, as few passes as the bits need); other keys (strings, decimal128, wider
+// combinations) use a stable merge sort with a row comparator. The permutation then gathers
+// every column in one kernel.
+#include <colx/exec/row_keys.hpp>
+#include <colx/frame/gather.hpp>
+
+#include <limits>
+
+namespace colx {
+
+enum class null_order : bool { last, first };
+
+// One sort key: an expression, its direction and where its nulls go (last by default, as pandas).
+template <class E>
+struct sort_key {
+  E expr;
+  bool descending = false;
+  null_order nulls = null_order::last;
+
+  [[nodiscard]] constexpr sort_key nulls_first() const { return {expr, descending, null_order::first}; }
+  [[nodiscard]] constexpr sort_key nulls_last() const { return {expr, descending, null_order::last}; }
+  template <class F>
+  [[nodiscard]] constexpr auto map(F f) const {
+    return sort_key<decltype(f(expr))>{f(expr), descending, nulls};
+  }
+};
+
+template <class K>
+inline constexpr bool is_sort_key = false;
+template <class E>
+inline constexpr bool is_sort_key<sort_key<E>> = true;
+
+template <class A>
+  requires expr::expression<A>
+[[nodiscard]] constexpr auto asc(A const& a) {
+  return sort_key<A>{a, false, null_order::last};
+}
+template <class A>
+  requires expr::expression<A>
+[[nodiscard]] constexpr auto desc(A const& a) {
+  return sort_key<A>{a, true, null_order::last};
+}
+
+namespace detail {
+
+template <class K>
+[[nodiscard]] constexpr auto as_sort_key(K const& k) {
+  if constexpr (is_sort_key<K>) {
+    return k;
+  } else {
+    static_assert(expr::expression<K>, "colx::sort_by takes expressions (\"x\"_c), asc(e) or desc(e)");
+    return asc(k);
+  }
+}
+
+template <class Key, class Inputs>
+using key_value_t = typename expr::result_t<decltype(std::declval<Key>().expr), Inputs>::value_type;
+template <class Key, class Inputs>
+inline constexpr bool key_nullable = expr::result_t<decltype(std::declval<Key>().expr), Inputs>::nullable;
+
+// Bits of a key in a packed radix key: the value's, plus one for null placement when it can be null.
+template <class Key, class Inputs>
+constexpr int packed_bits() {
+  using T = key_value_t<Key, Inputs>;
+  if constexpr (radix_encoding<T>::exists) {
+    return radix_encoding<T>::bits + (key_nullable<Key, Inputs> ? 1 : 0);
+  } else {
+    return 1000;  // cannot be packed
+  }
+}
+
+// Constants, so device code reads them without calling a host constexpr function.
+template <class Key, class Inputs>
+inline constexpr int packed_bits_v = packed_bits<Key, Inputs>();
+template <class Inputs, class... Keys>
+inline constexpr int total_packed_bits = (0 + ... + packed_bits_v<Keys, Inputs>);
+
+// Packs every key of row i into one unsigned word, the first key in the highest bits, and
+// writes the row number beside it.
+template <class Inputs, class Word, class... Keys>
+struct pack_keys_fn {
+  Inputs in;
+  tuple<Keys...> keys;
+  Word* out;
+  std::int32_t* rows;
+
+  COLX_HOST_DEVICE void operator()(size_type i) const {
+    Word w = 0;
+    [&]<std::size_t... K>(std::index_sequence<K...>) { ((w = append<K>(w, i)), ...); }(std::index_sequence_for<Keys...>{});
+    out[i] = w;
+    rows[i] = static_cast<std::int32_t>(i);
+  }
+
+ private:
+  template <std::size_t K>
+  COLX_HOST_DEVICE Word append(Word w, size_type i) const {
+    auto const& key = get<K>(keys);
+    using key_t = std::remove_cvref_t<decltype(key)>;
+    using T = key_value_t<key_t, Inputs>;
+    constexpr int value_bits = radix_encoding<T>::bits;
+    constexpr int bits = packed_bits_v<key_t, Inputs>;
+    constexpr std::uint64_t value_mask = value_bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << value_bits) - 1;
+    auto const m = key.expr(in, i);
+    std::uint64_t v = m.valid ? radix_encoding<T>::encode(m.value) : 0;
+    if (key.descending) { v = ~v & value_mask; }
+    if constexpr (key_nullable<key_t, Inputs>) {
+      bool const after = (key.nulls == null_order::last) != static_cast<bool>(m.valid);  // 1 sorts later
+      v |= static_cast<std::uint64_t>(after) << value_bits;
+    }
+    if constexpr (bits >= static_cast<int>(sizeof(Word) * 8)) {
+      return static_cast<Word>(v);
+    } else {
+      return static_cast<Word>((w << bits) | static_cast<Word>(v));
+    }
+  }
+};
+
+// a before b under the keys (ties: equal, so a stable sort keeps input order).
+template <class Inputs, class... Keys>
+struct row_less_fn {
+  Inputs in;
+  tuple<Keys...> keys;
+
+  COLX_HOST_DEVICE bool operator()(std::int32_t a, std::int32_t b) const {
+    int order = 0;
+    [&]<std::size_t... K>(std::index_sequence<K...>) {
+      (void)((order = compare<K>(a, b), order != 0) || ...);
+    }(std::index_sequence_for<Keys...>{});
+    return order < 0;
+  }
+
+ private:
+  template <std::size_t K>
+  COLX_HOST_DEVICE int compare(std::int32_t a, std::int32_t b) const {
+    auto const& key = get<K>(keys);
+    auto const x = key.expr(in, a);
+    auto const y = key.expr(in, b);
+    if (!x.valid || !y.valid) {
+      if (!x.valid && !y.valid) { return 0; }
+      bool const x_first = (key.nulls == null_order::first) == !static_cast<bool>(x.valid);
+      return x_first ? -1 : 1;
+    }
+    if (value_less(x.value, y.value)) { return key.descending ? 1 : -1; }
+    if (value_less(y.value, x.value)) { return key.descending ? -1 : 1; }
+    return 0;
+  }
+};
+
+struct iota_fn {
+  std::int32_t* rows;
+  COLX_HOST_DEVICE void operator()(size_type i) const { rows[i] = static_cast<std::int32_t>(i); }
+};
+
+// The stable sorted order of f's rows under the (bound) keys, as int32 row numbers.
+template <class Frame, class... Keys>
+uvector<std::int32_t> sorted_rows(Frame const& f, tuple<Keys...> const& keys, stream_ref stream) {
+  using inputs = typename Frame::inputs_type;
+  size_type const n = f.num_rows();
+  COLX_EXPECTS(n <= std::numeric_limits<std::int32_t>::max(), "sort: ", n, " rows; at most 2^31 - 1 rows can be sorted");
+  resource_ref const mr = get_current_resource(f.kind());
+  uvector<std::int32_t> order(n, stream, mr);
+  constexpr int bits = total_packed_bits<inputs, Keys...>;
+  on_backend(f.kind(), stream, [&](auto const& exec) {
+    if constexpr (bits <= 64) {
+      using word = std::conditional_t<(bits <= 32), std::uint32_t, std::uint64_t>;
+      uvector<word> packed(n, stream, mr);
+      uvector<word> sorted(n, stream, mr);
+      uvector<std::int32_t> rows(n, stream, mr);
+      exec.for_each_n(n, pack_keys_fn<inputs, word, Keys...>{f.inputs(), keys, packed.data(), rows.data()});
+      exec.sort_pairs(n, packed.data(), sorted.data(), rows.data(), order.data(), bits, false);
+    } else {
+      exec.for_each_n(n, iota_fn{order.data()});
+      exec.stable_sort(order.data(), n, row_less_fn<inputs, Keys...>{f.inputs(), keys});
+    }
+  });
+  return order;
+}
+
+template <class Schema, class... Keys>
+auto bind_sort_keys(Keys const&... keys) {
+  return tuple(as_sort_key(keys).map(expr::bind_fn<Schema>{})...);
+}
+
+}  // namespace detail
+
+// The row numbers of f in sorted order (a stable sort): argsort(f, "a"_c, desc("b"_c)).
+template <class Schema, class... Keys>
+[[nodiscard]] column<std::int32_t> argsort(frame<Schema> const& f, Keys const&... keys) {
+  static_assert(sizeof...(Keys) > 0, "colx::argsort needs at least one key");
+  return column<std::int32_t>(detail::sorted_rows(f, detail::bind_sort_keys<Schema>(keys...), stream_ref{}));
+}
+
+template <class... Keys>
+struct sort_by_stage {
+  tuple<Keys...> keys;
+};
+// f | sort_by("a"_c, desc("b"_c).nulls_first(), ...): every column reordered, stably.
+template <class... Keys>
+[[nodiscard]] constexpr auto sort_by(Keys const&... keys) {
+  static_assert(sizeof...(Keys) > 0, "colx::sort_by needs at least one key");
+  return sort_by_stage<decltype(detail::as_sort_key(keys))...>{tuple(detail::as_sort_key(keys)...)};
+}
+
+namespace detail {
+
+// One non-null integer column sorted by itself: the radix sort alone, no permutation.
+template <class Schema, class Key, class... More>
+constexpr bool sorts_keys_only() {
+  if constexpr (sizeof...(More) == 0 && Schema::size == 1 && expr::column_ref<decltype(std::declval<Key>().expr)>) {
+    using T = typename Schema::template field_at<0>::type;
+    return Schema::template index_of<decltype(std::declval<Key>().expr)> == 0 && std::is_integral_v<T> &&
+           !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8);
+  } else {
+    return false;
+  }
+}
+
+template <class Schema, class... Keys>
+frame<Schema> sort_frame(frame<Schema> const& f, tuple<Keys...> const& keys, stream_ref stream, resource_ref mr) {
+  if constexpr (sorts_keys_only<Schema, Keys...>()) {
+    auto const& c = f.template column_at<0>();
+    if (c.null_count() == 0) {
+      using T = typename Schema::template field_at<0>::type;
+      uvector<T> out(c.size(), stream, mr);
+      on_backend(f.kind(), stream, [&](auto const& exec) { exec.sort_keys(c.size(), c.data(), out.data(), get<0>(keys).descending); });
+      return frame<Schema>(column<T>(std::move(out)));
+    }
+  }
+  auto const bound = [&]<std::size_t... K>(std::index_sequence<K...>) {
+    return bind_sort_keys<Schema>(get<K>(keys)...);
+  }(std::index_sequence_for<Keys...>{});
+  auto const order = sorted_rows(f, bound, stream);
+  return gather_frame(f, index_column_fn<std::int32_t>{order.data()}, f.num_rows(), false, stream, mr);
+}
+
+}  // namespace detail
+
+template <class Schema, class... Keys>
+[[nodiscard]] frame<Schema> run(frame<Schema> const& f, sort_by_stage<Keys...> const& s, stream_ref stream,
+                                resource_ref mr = get_current_resource()) {
+  return detail::sort_frame(f, s.keys, stream, mr);
+}
+template <class Schema, class... Keys>
+[[nodiscard]] frame<Schema> operator|(frame<Schema> const& f, sort_by_stage<Keys...> const& s) {
+  return detail::sort_frame(f, s.keys, stream_ref{}, get_current_resource(f.kind()));
+}
+
+// The first k rows in the keys' order.
+template <class Schema, class... Keys>
+[[nodiscard]] frame<Schema> top_k(frame<Schema> const& f, size_type k, Keys const&... keys) {
+  COLX_EXPECTS(k >= 0, "top_k: k must not be negative, got ", k);
+  return head(f | sort_by(keys...), k);
+}
+
+}  // namespace colx
