@@ -12,10 +12,16 @@
 #include <fmt/format.h>
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace colx {
 namespace detail {
+
+template <class T>
+inline constexpr bool is_decimal_v = false;
+template <class Rep>
+inline constexpr bool is_decimal_v<decimal<Rep>> = true;
 
 inline std::string format_element(bool v) { return v ? "true" : "false"; }
 template <class T>
@@ -35,10 +41,45 @@ template <time_unit U>
 std::string format_element(duration<U> d) {
   return fmt::format("{}{}", d.ticks, U == time_unit::days ? "d" : to_string(U));
 }
+
+// std::make_unsigned knows __int128 only in GNU mode (-std=gnu++20).
 template <class Rep>
-std::string format_element(decimal<Rep> d) {
-  // The unscaled integer; the scale is printed once, with the type.
-  return fmt::format("{}", static_cast<long long>(d.unscaled));
+struct unsigned_of {
+  using type = std::make_unsigned_t<Rep>;
+};
+template <>
+struct unsigned_of<int128_t> {
+  __extension__ typedef unsigned __int128 type;
+};
+
+// The digits of |v|: by hand, because fmt 9 spells __int128 only where FMT_USE_INT128 is on.
+template <class Rep>
+std::string magnitude_digits(Rep v) {
+  using unsigned_rep = typename unsigned_of<Rep>::type;
+  // Negating in the unsigned type keeps the most negative value representable.
+  unsigned_rep m = v < 0 ? unsigned_rep(0) - static_cast<unsigned_rep>(v) : static_cast<unsigned_rep>(v);
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(m % 10)));
+    m /= 10;
+  } while (m != 0);
+  return digits;
+}
+
+// A decimal's value, unscaled * 10^scale, in positional notation: 12345 at scale -2 is
+// "123.45", 7 at scale -3 "0.007", 12 at scale 2 "1200". The scale lives in the column's
+// data_type, so callers pass it.
+template <class Rep>
+std::string format_element(decimal<Rep> d, std::int32_t scale) {
+  std::string digits = magnitude_digits(d.unscaled);
+  if (scale >= 0) {
+    if (digits != "0") { digits.append(static_cast<std::size_t>(scale), '0'); }
+  } else {
+    auto const fraction = static_cast<std::size_t>(-static_cast<std::int64_t>(scale));
+    if (digits.size() <= fraction) { digits.insert(0, fraction + 1 - digits.size(), '0'); }
+    digits.insert(digits.size() - fraction, 1, '.');
+  }
+  return d.unscaled < 0 ? "-" + digits : digits;
 }
 
 // Every row of a column as text, "null" for nulls.
@@ -49,6 +90,8 @@ struct format_rows {
     std::vector<std::string> out;
     if constexpr (std::is_same_v<T, string_view>) {
       for (auto const& s : to_strings(strings_column_view(view))) { out.push_back(s ? fmt::format("\"{}\"", *s) : "null"); }
+    } else if constexpr (is_decimal_v<T>) {
+      for (auto const& v : to_optional_vector(view.as<T>())) { out.push_back(v ? format_element(*v, view.type().scale()) : "null"); }
     } else {
       for (auto const& v : to_optional_vector(view.as<T>())) { out.push_back(v ? format_element(*v) : "null"); }
     }
