@@ -22,8 +22,14 @@
 #include <colx/expr/functions.hpp>
 #include <colx/frame/explain.hpp>
 #include <colx/frame/frame.hpp>
+#include <colx/frame/gather.hpp>
+#include <colx/frame/group_by.hpp>
+#include <colx/frame/join.hpp>
 #include <colx/frame/pipeline.hpp>
 #include <colx/frame/schema.hpp>
+#include <colx/frame/select.hpp>
+#include <colx/frame/sort.hpp>
+#include <colx/io/print.hpp>
 #include <colx/memory/buffer.hpp>
 #include <colx/memory/current_resource.hpp>
 #include <colx/memory/failure_callback_adaptor.hpp>

@@ -15,6 +15,7 @@
 #include <colx/frame/pipeline.hpp>
 
 #include <limits>
+#include <memory>
 
 namespace colx {
 
@@ -96,7 +97,7 @@ struct fill_entries_fn {
 
 }  // namespace detail
 
-// A build side, hashed once and probed by any number of joins.
+// A build side, hashed once and probed by any number of joins. Copies share the table.
 template <class Frame, class... Keys>
 class join_build {
  public:
@@ -107,26 +108,27 @@ class join_build {
 
   join_build(Frame f, join_options options, stream_ref stream)
       : _frame(std::move(f)), _options(options),
-        _slots(detail::next_table_size(_frame.num_rows()), stream, get_current_resource(_frame.kind())) {
+        _slots(std::make_shared<uvector<std::uint64_t>>(detail::next_table_size(_frame.num_rows()), stream,
+                                                         get_current_resource(_frame.kind()))) {
     COLX_EXPECTS(_frame.num_rows() < (size_type{1} << 32) - 1, "join: the build side has ", _frame.num_rows(),
                  " rows; at most 2^32 - 2 are supported");
-    _mask = static_cast<std::uint64_t>(_slots.size() - 1);
+    _mask = static_cast<std::uint64_t>(_slots->size() - 1);
     on_backend(_frame.kind(), stream, [&](auto const& exec) {
-      exec.for_each_n(_slots.size(), detail::fill_entries_fn{_slots.data()});
-      exec.for_each_n(_frame.num_rows(),
-                      detail::build_entries_fn<key_columns>{key_columns{_frame.inputs()}, _slots.data(), _mask, _options.nulls_equal});
+      exec.for_each_n(_slots->size(), detail::fill_entries_fn{_slots->data()});
+      exec.for_each_n(_frame.num_rows(), detail::build_entries_fn<key_columns>{key_columns{_frame.inputs()}, _slots->data(),
+                                                                              _mask, _options.nulls_equal});
     });
   }
 
   [[nodiscard]] Frame const& frame() const noexcept { return _frame; }
   [[nodiscard]] join_options options() const noexcept { return _options; }
-  [[nodiscard]] std::uint64_t const* slots() const noexcept { return _slots.data(); }
+  [[nodiscard]] std::uint64_t const* slots() const noexcept { return _slots->data(); }
   [[nodiscard]] std::uint64_t mask() const noexcept { return _mask; }
 
  private:
   Frame _frame;
   join_options _options;
-  uvector<std::uint64_t> _slots;
+  std::shared_ptr<uvector<std::uint64_t>> _slots;
   std::uint64_t _mask = 0;
 };
 
@@ -358,7 +360,7 @@ auto join_impl(ProbeFrame const& left, Pred const& unbound_pred, Build const& bu
 
   auto const types = [&]<std::size_t... I>(std::index_sequence<I...>) {
     auto const p = column_types(left);
-    auto const b = column_types(right);
+    [[maybe_unused]] auto const b = column_types(right);
     std::array<data_type, out_schema::size> out{};
     std::size_t k = 0;
     for (auto const& t : p) { out[k++] = t; }

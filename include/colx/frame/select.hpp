@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// select: a frame of some of the columns, in a new order, optionally renamed
+// (f | select("b"_c, "a"_c.as<"alpha">())). Zero-copy: the new frame shares the columns.
+#include <colx/frame/frame.hpp>
+#include <colx/frame/pipeline.hpp>
+
+namespace colx {
+
+template <class... Cols>
+struct select_stage {};
+
+// Columns by name, or renamed with .as<"new">().
+template <class... Cols>
+[[nodiscard]] constexpr select_stage<Cols...> select(Cols const&...) {
+  static_assert(sizeof...(Cols) > 0, "colx::select needs at least one column");
+  return {};
+}
+
+namespace detail {
+
+// The column a select argument refers to, and the name it gets.
+template <class C>
+concept renamed_column = requires(C const& c) {
+  C::name;
+  c.expr;
+  requires expr::column_ref<std::remove_cvref_t<decltype(c.expr)>>;
+};
+
+template <class C>
+struct selected {
+  static_assert(expr::column_ref<C>, "colx::select takes columns (\"a\"_c) or renamed columns (\"a\"_c.as<\"b\">())");
+  using source = C;
+  static constexpr auto name = C::name;
+};
+template <class C>
+  requires renamed_column<C>
+struct selected<C> {
+  using source = std::remove_cvref_t<decltype(std::declval<C>().expr)>;
+  static constexpr auto name = C::name;
+};
+
+template <class Schema, class C>
+using selected_field = field<selected<C>::name, typename field_of<Schema, typename selected<C>::source>::type::type,
+                             field_of<Schema, typename selected<C>::source>::type::is_nullable ? nullable : not_null>;
+
+}  // namespace detail
+
+template <class Schema, class... Cols>
+[[nodiscard]] auto operator|(frame<Schema> const& f, select_stage<Cols...>) {
+  using out = schema<detail::selected_field<Schema, Cols>...>;
+  return frame<out>(f.template shared_column_at<Schema::template index_of<typename detail::selected<Cols>::source>>()...);
+}
+template <class Frame, class P, class... Cols>
+[[nodiscard]] auto operator|(filtered<Frame, P> const& f, select_stage<Cols...> s) {
+  return f.collect() | s;
+}
+
+}  // namespace colx
