@@ -20,22 +20,31 @@
 
 namespace colx::detail {
 
-template <class Kind, class T>
+// Nullable: whether the aggregated expression can be null (a sum of a never-null expression
+// needs no count: every group has at least one row).
+template <class Kind, class T, bool Nullable>
 struct group_cell {
   static constexpr bool supported = false;
 };
 
-template <class T>
-struct group_cell<expr::kinds::sum, T> {
+template <class Acc>
+struct counted_sum {
+  Acc total;
+  size_type n;
+};
+template <class Acc>
+struct plain_sum {
+  Acc total;
+};
+
+template <class T, bool Nullable>
+struct group_cell<expr::kinds::sum, T, Nullable> {
   static constexpr bool supported = std::is_arithmetic_v<T>;
   using acc = expr::kinds::sum_t<T>;
   using value_type = acc;
   static constexpr bool always_valid = false;  // a group whose values are all null sums to null
-  struct type {
-    acc total;
-    size_type n;
-  };
-  static constexpr COLX_HOST_DEVICE type identity() { return {acc{}, 0}; }
+  using type = std::conditional_t<Nullable, counted_sum<acc>, plain_sum<acc>>;
+  static constexpr COLX_HOST_DEVICE type identity() { return type{}; }
   template <class Ctx>
   static COLX_HOST_DEVICE void add(type& c, T v, size_type, Ctx const&) {
     if constexpr (std::is_integral_v<acc>) {
@@ -44,16 +53,20 @@ struct group_cell<expr::kinds::sum, T> {
     } else {
       c.total += static_cast<acc>(v);
     }
-    ++c.n;
+    if constexpr (Nullable) { ++c.n; }
   }
   template <class Ctx>
   static COLX_HOST_DEVICE void merge(type* dst, type const& src, Ctx const&) {
     atomic_add(&dst->total, src.total);
-    atomic_add(&dst->n, src.n);
+    if constexpr (Nullable) { atomic_add(&dst->n, src.n); }
   }
   template <class Ctx>
   static COLX_HOST_DEVICE expr::maybe<acc, true> finish(type const& c, Ctx const&) {
-    return {c.total, c.n > 0};
+    if constexpr (Nullable) {
+      return {c.total, c.n > 0};
+    } else {
+      return {c.total, true};
+    }
   }
 };
 
@@ -76,8 +89,8 @@ constexpr T extremum_identity() {
   }
 }
 
-template <bool IsMin, class T>
-struct group_cell<expr::kinds::extremum<IsMin>, T> {
+template <bool IsMin, class T, bool Nullable>
+struct group_cell<expr::kinds::extremum<IsMin>, T, Nullable> {
   // Cells are 4- or 8-byte words so they can be compared and swapped atomically.
   using word = std::conditional_t<(sizeof(T) == 4 || sizeof(T) == 8), T, std::int64_t>;
   static constexpr bool supported = sizeof(T) <= 8 && !std::is_same_v<T, string_view>;
@@ -109,8 +122,8 @@ struct group_cell<expr::kinds::extremum<IsMin>, T> {
   }
 };
 
-template <bool CountNulls, class T>
-struct group_cell<expr::kinds::count<CountNulls>, T> {
+template <bool CountNulls, class T, bool Nullable>
+struct group_cell<expr::kinds::count<CountNulls>, T, Nullable> {
   static constexpr bool supported = true;
   using value_type = size_type;
   static constexpr bool always_valid = true;
@@ -133,18 +146,24 @@ struct group_cell<expr::kinds::count<CountNulls>, T> {
 };
 
 // mean: a sum and a count; var, std: sums of (x - shift) and (x - shift)^2 and a count.
-template <int Statistic, class T>
-struct group_cell<expr::kinds::moment<Statistic>, T> {
+struct first_moment {
+  size_type n;
+  double s1;
+};
+struct second_moment {
+  size_type n;
+  double s1;
+  double s2;
+};
+
+template <int Statistic, class T, bool Nullable>
+struct group_cell<expr::kinds::moment<Statistic>, T, Nullable> {
   static constexpr bool supported = std::is_arithmetic_v<T>;
   static constexpr bool shifted = Statistic != 0;
   using value_type = double;
   static constexpr bool always_valid = false;
-  struct type {
-    size_type n;
-    double s1;
-    double s2;
-  };
-  static constexpr COLX_HOST_DEVICE type identity() { return {0, 0.0, 0.0}; }
+  using type = std::conditional_t<shifted, second_moment, first_moment>;
+  static constexpr COLX_HOST_DEVICE type identity() { return type{}; }
   template <class Ctx>
   static COLX_HOST_DEVICE void add(type& c, T v, size_type, Ctx const& ctx) {
     double const d = static_cast<double>(v) - (shifted ? ctx.shift() : 0.0);
@@ -172,8 +191,8 @@ struct group_cell<expr::kinds::moment<Statistic>, T> {
   }
 };
 
-template <bool IsAny, class T>
-struct group_cell<expr::kinds::boolean<IsAny>, T> {
+template <bool IsAny, class T, bool Nullable>
+struct group_cell<expr::kinds::boolean<IsAny>, T, Nullable> {
   static constexpr bool supported = !std::is_same_v<T, string_view>;
   using value_type = bool;
   static constexpr bool always_valid = true;
@@ -202,8 +221,8 @@ struct group_cell<expr::kinds::boolean<IsAny>, T> {
 
 // argmin/argmax: the row; values are compared by evaluating the expression at the held row.
 // Ties go to the first row.
-template <bool IsMin, class T>
-struct group_cell<expr::kinds::arg_extremum<IsMin>, T> {
+template <bool IsMin, class T, bool Nullable>
+struct group_cell<expr::kinds::arg_extremum<IsMin>, T, Nullable> {
   static constexpr bool supported = !std::is_same_v<T, string_view>;
   using value_type = size_type;
   static constexpr bool always_valid = false;
@@ -241,8 +260,8 @@ struct group_cell<expr::kinds::arg_extremum<IsMin>, T> {
 };
 
 // first/last: the smallest (largest) row with a valid value; its value is read at the end.
-template <bool IsFirst, class T>
-struct group_cell<expr::kinds::positional<IsFirst>, T> {
+template <bool IsFirst, class T, bool Nullable>
+struct group_cell<expr::kinds::positional<IsFirst>, T, Nullable> {
   static constexpr bool supported = true;
   using value_type = T;
   static constexpr bool always_valid = false;

@@ -6,6 +6,7 @@
 #include <colx/memory/stream.hpp>
 
 #include <colx/column/bitmask.hpp>
+#include <colx/exec/aggregate_rows.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -36,6 +37,13 @@ struct executor {
     size_type const chunks = (n + reduce_chunk - 1) / reduce_chunk;
 #pragma omp parallel for schedule(static) if (n >= parallel_threshold)
     for (size_type c = 0; c < chunks; ++c) { f(c * reduce_chunk, std::min(n, (c + 1) * reduce_chunk), size_type{1}); }
+  }
+
+  // The hash aggregation's pass over n rows (exec/aggregate_rows.hpp); the host has no shared
+  // tables, so shared_slots is ignored.
+  template <class Fn>
+  void aggregate_rows(size_type n, Fn const& fn, int, bool) const {
+    for_each_strided(n, detail::aggregate_chunk_fn<Fn>{fn});
   }
 
   // op(...op(op(init, f(0)), f(1))..., f(n-1)) up to associativity, in a fixed order.

@@ -11,6 +11,7 @@
 // handful of times in all (the few-groups path); with many groups nearly every row goes to the
 // table (the many-groups path). The table's size comes from the number of groups estimated on
 // a sample of the rows; an estimate that proves too small is detected and the pass rerun.
+#include <colx/exec/aggregate_rows.hpp>
 #include <colx/exec/group_cells.hpp>
 #include <colx/exec/row_keys.hpp>
 #include <colx/frame/gather.hpp>
@@ -101,7 +102,7 @@ template <class Kind, class E, class Inputs>
 struct bound_aggregation_traits<expr::aggregation<Kind, E>, Inputs> {
   using result = expr::result_t<E, Inputs>;
   using value_type = typename result::value_type;
-  using cell = group_cell<Kind, value_type>;
+  using cell = group_cell<Kind, value_type, result::nullable>;
   static constexpr bool counts_nulls = [] {
     if constexpr (requires { Kind::counts_nulls; }) {
       return Kind::counts_nulls;
@@ -128,7 +129,7 @@ struct aggregation_context {
   size_type slot;
   COLX_HOST_DEVICE auto value_at(size_type row) const { return get<K>(fn->aggs).expr(fn->in, row); }
   COLX_HOST_DEVICE double shift() const {
-    auto const m = value_at(fn->slots[slot]);
+    auto const m = value_at(*fn->rep_at(static_cast<std::uint64_t>(slot)));
     if constexpr (std::is_arithmetic_v<typename decltype(m)::value_type>) {
       return m.valid ? static_cast<double>(m.value) : 0.0;
     } else {
@@ -146,8 +147,11 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
   tuple<Keys...> keys;
   tuple<Aggs...> aggs;
   bool drop_null_keys = false;
-  size_type* slots = nullptr;  // the first-inserted row of each slot's group, or empty_slot
-  cells* table = nullptr;      // one set of cells per slot
+  // Slot s is entry_bytes bytes at entries + s * entry_bytes: the first-inserted row of its group
+  // (or empty_slot), then (in the aggregation's table) the group's cells, so that one row's
+  // lookup and update touch one place. The sample's table has the rows only.
+  unsigned char* entries = nullptr;
+  std::size_t entry_bytes = sizeof(size_type);
   std::uint64_t slot_mask = 0;  // slots - 1 (a power of two)
   size_type* groups = nullptr;  // groups inserted so far
   size_type max_groups = 0;    // beyond this the table is too full: the pass is rerun larger
@@ -179,13 +183,24 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
     }(std::index_sequence_for<Keys...>{});
     return same;
   }
-  // The slot of row i's group, inserting the group if it is new; -1 when the table is full.
+  COLX_HOST_DEVICE size_type* rep_at(std::uint64_t s) const {
+    return reinterpret_cast<size_type*>(entries + s * entry_bytes);
+  }
+  COLX_HOST_DEVICE cells* cells_at(size_type s) const {
+    return reinterpret_cast<cells*>(entries + static_cast<std::uint64_t>(s) * entry_bytes + sizeof(size_type));
+  }
+  static constexpr std::size_t table_entry_bytes = sizeof(size_type) + sizeof(cells);
+
+  // The slot of row i's group, inserting the group if it is new; -1 when the table is full. A
+  // slot's row never changes once set, so a plain (cached) read is safe: a stale read can only
+  // see it empty, and the compare-and-swap then returns the row that is there.
   COLX_HOST_DEVICE size_type locate(size_type i) const {
     std::uint64_t p = hash(i) & slot_mask;
     for (std::uint64_t probe = 0; probe <= slot_mask; ++probe) {
-      size_type held = atomic_load(slots + p);
+      size_type* const rep = rep_at(p);
+      size_type held = *rep;
       if (held == empty_slot) {
-        held = atomic_cas(slots + p, empty_slot, i);
+        held = atomic_cas(rep, empty_slot, i);
         if (held == empty_slot) {
           size_type const before = atomic_fetch_add(groups, size_type{1});
           if (before >= max_groups) { atomic_or(overflow, 1u); }
@@ -205,9 +220,10 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
   COLX_HOST_DEVICE void add(cells& c, size_type i, size_type slot) const {
     [&]<std::size_t... K>(std::index_sequence<K...>) { (add_one<K>(c, i, slot), ...); }(std::index_sequence_for<Aggs...>{});
   }
-  COLX_HOST_DEVICE void flush(size_type slot, cells const& c) const {
+  // Merges c (cells of the group in `slot`) into *dst: the table's cells or a block's.
+  COLX_HOST_DEVICE void merge(cells* dst, size_type slot, cells const& c) const {
     [&]<std::size_t... K>(std::index_sequence<K...>) {
-      (merge_one<K>(slot, c), ...);
+      (merge_one<K>(dst, slot, c), ...);
     }(std::index_sequence_for<Aggs...>{});
   }
 
@@ -222,52 +238,8 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
     }
   }
   template <std::size_t K>
-  COLX_HOST_DEVICE void merge_one(size_type slot, cells const& c) const {
-    traits<K>::cell::merge(&get<K>(table[slot]), get<K>(c), aggregation_context<group_table_fn, K>{this, slot});
-  }
-};
-
-// Rows [first, last) by step: each kept row's group is found (or inserted), and the row is added
-// to a private cell; CacheSize private cells, evicted round-robin into the table.
-template <int CacheSize, class Fn>
-struct aggregate_rows_fn {
-  Fn fn;
-  COLX_HOST_DEVICE void operator()(size_type first, size_type last, size_type step) const {
-    using cells = typename Fn::cells;
-    size_type ids[CacheSize];
-    cells cache[CacheSize];
-COLX_UNROLL
-    for (int k = 0; k < CacheSize; ++k) { ids[k] = empty_slot; }
-    int victim = 0;
-    for (size_type i = first; i < last; i += step) {
-      if (!fn.keep(i)) { continue; }
-      size_type const slot = fn.locate(i);
-      if (slot < 0) { continue; }
-      bool hit = false;
-COLX_UNROLL
-      for (int k = 0; k < CacheSize; ++k) {
-        if (ids[k] == slot) {
-          fn.add(cache[k], i, slot);
-          hit = true;
-        }
-      }
-      if (!hit) {
-COLX_UNROLL
-        for (int k = 0; k < CacheSize; ++k) {
-          if (k == victim) {
-            if (ids[k] != empty_slot) { fn.flush(ids[k], cache[k]); }
-            ids[k] = slot;
-            cache[k] = Fn::identity();
-            fn.add(cache[k], i, slot);
-          }
-        }
-        victim = victim + 1 == CacheSize ? 0 : victim + 1;
-      }
-    }
-COLX_UNROLL
-    for (int k = 0; k < CacheSize; ++k) {
-      if (ids[k] != empty_slot) { fn.flush(ids[k], cache[k]); }
-    }
+  COLX_HOST_DEVICE void merge_one(cells* dst, size_type slot, cells const& c) const {
+    traits<K>::cell::merge(&get<K>(*dst), get<K>(c), aggregation_context<group_table_fn, K>{this, slot});
   }
 };
 
@@ -290,32 +262,28 @@ template <class Fn>
 struct init_table_fn {
   Fn fn;
   COLX_HOST_DEVICE void operator()(size_type s) const {
-    fn.slots[s] = empty_slot;
-    fn.table[s] = Fn::identity();
+    *fn.rep_at(static_cast<std::uint64_t>(s)) = empty_slot;
+    if (fn.entry_bytes > sizeof(size_type)) { *fn.cells_at(s) = Fn::identity(); }
   }
-};
-struct fill_slots_fn {
-  size_type* slots;
-  COLX_HOST_DEVICE void operator()(size_type s) const { slots[s] = empty_slot; }
 };
 
 // One output row per occupied slot: the keys at the group's first row, then each finished cell.
 template <class Fn>
 struct group_row_fn {
   Fn fn;
-  COLX_HOST_DEVICE bool operator()(size_type s) const { return fn.slots[s] != empty_slot; }
+  COLX_HOST_DEVICE bool operator()(size_type s) const { return *fn.rep_at(static_cast<std::uint64_t>(s)) != empty_slot; }
 };
 template <class Fn, class Item, std::size_t NumKeys>
 struct load_group_fn {
   Fn fn;
   COLX_HOST_DEVICE Item operator()(size_type s) const {
     Item item{};
-    size_type const row = fn.slots[s];
+    size_type const row = *fn.rep_at(static_cast<std::uint64_t>(s));
     [&]<std::size_t... K>(std::index_sequence<K...>) { (put(item, K, get<K>(fn.keys)(fn.in, row)), ...); }(
         std::make_index_sequence<NumKeys>{});
     [&]<std::size_t... A>(std::index_sequence<A...>) {
       (put(item, NumKeys + A,
-           Fn::template traits<A>::cell::finish(get<A>(fn.table[s]), aggregation_context<Fn, A>{&fn, s})),
+           Fn::template traits<A>::cell::finish(get<A>(*fn.cells_at(s)), aggregation_context<Fn, A>{&fn, s})),
        ...);
     }(std::make_index_sequence<Fn::cells::size>{});
     return item;
@@ -437,48 +405,52 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
   fn.groups = counters.data();
   fn.overflow = reinterpret_cast<unsigned*>(counters.data() + 2);
 
-  // Table size: from a sample when there are many rows.
-  constexpr size_type sample_rows = size_type{1} << 16;
-  size_type capacity = next_power_of_two(std::max<size_type>(2 * n, 64));
-  if (n > 4 * sample_rows) {
-    size_type const step = n / sample_rows;
-    size_type const sample_capacity = 4 * sample_rows;
+  // Table size: from the number of groups in a sample of the rows (all of them when few).
+  constexpr size_type most_sampled = size_type{1} << 16;
+  size_type capacity = 64;
+  double estimated_groups = 0;
+  if (n > 0) {
+    size_type const step = std::max<size_type>(1, n / most_sampled);
+    size_type const sampled = std::min(n, most_sampled);
+    size_type const sample_capacity = next_power_of_two(4 * sampled);
     uvector<size_type> sample_slots(sample_capacity, stream, work);
     reset_counters();
     fn_t sample = fn;
-    sample.slots = sample_slots.data();
+    sample.entries = reinterpret_cast<unsigned char*>(sample_slots.data());
+    sample.entry_bytes = sizeof(size_type);
     sample.slot_mask = static_cast<std::uint64_t>(sample_capacity - 1);
     sample.max_groups = sample_capacity;
     on_backend(kind, stream, [&](auto const& exec) {
-      exec.for_each_n(sample_capacity, fill_slots_fn{sample_slots.data()});
-      exec.for_each_n(sample_rows, sample_groups_fn<fn_t>{sample, step, counters.data() + 1});
+      exec.for_each_n(sample_capacity, init_table_fn<fn_t>{sample});
+      exec.for_each_n(sampled, sample_groups_fn<fn_t>{sample, step, counters.data() + 1});
     });
     auto const c = read_counters();
-    double const kept_rows = static_cast<double>(n) * static_cast<double>(c[1]) / static_cast<double>(sample_rows);
-    double const groups = c[1] == 0 ? 1.0 : estimate_groups(static_cast<double>(c[0]), static_cast<double>(c[1]), kept_rows);
-    capacity = std::min(capacity, next_power_of_two(std::max<size_type>(64, static_cast<size_type>(groups * 2.5))));
+    double const kept_rows = static_cast<double>(n) * static_cast<double>(c[1]) / static_cast<double>(sampled);
+    estimated_groups = c[1] == 0 ? 1.0 : estimate_groups(static_cast<double>(c[0]), static_cast<double>(c[1]), kept_rows);
+    capacity = std::min(next_power_of_two(std::max<size_type>(64, 2 * n)),
+                        next_power_of_two(std::max<size_type>(64, static_cast<size_type>(estimated_groups * 2.5))));
   }
 
   while (true) {
-    std::size_t const bytes = static_cast<std::size_t>(capacity) * (sizeof(size_type) + sizeof(cells));
-    std::optional<uvector<size_type>> slots;
-    std::optional<uvector<cells>> table;
+    std::size_t const bytes = static_cast<std::size_t>(capacity) * fn_t::table_entry_bytes;
+    std::optional<buffer> table;
     try {
-      slots.emplace(capacity, stream, work);
-      table.emplace(capacity, stream, work);
+      table.emplace(bytes, stream, work);
     } catch (out_of_memory const& e) {
       COLX_FAIL_AS(out_of_memory, "group_by: a hash table of ", capacity, " slots for up to ", capacity / 2,
                    " groups needs ", bytes, " bytes of ", to_string(kind), " memory, which could not be allocated (",
                    e.what(), "); the input is unchanged");
     }
-    fn.slots = slots->data();
-    fn.table = table->data();
+    fn.entries = static_cast<unsigned char*>(table->data());
+    fn.entry_bytes = fn_t::table_entry_bytes;
     fn.slot_mask = static_cast<std::uint64_t>(capacity - 1);
     fn.max_groups = capacity - capacity / 4;
     reset_counters();
     on_backend(kind, stream, [&](auto const& exec) {
       exec.for_each_n(capacity, init_table_fn<fn_t>{fn});
-      exec.for_each_strided(n, aggregate_rows_fn<4, fn_t>{fn});
+      // Few groups: each block first merges into its own shared-memory table.
+      exec.aggregate_rows(n, fn, estimated_groups <= few_groups_limit<cells>() ? shared_table_slots<cells>() : 0,
+                          estimated_groups < 2.0 * group_cache_size);
     });
     auto const c = read_counters();
     if (c[2] != 0) {  // too many groups for this table: again, four times larger

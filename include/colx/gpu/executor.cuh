@@ -4,6 +4,7 @@
 // reductions and scans (deterministic, temporary storage from the current device resource).
 #include <colx/core/config.hpp>
 #include <colx/gpu/cuda_try.cuh>
+#include <colx/gpu/aggregate_rows.cuh>
 #include <colx/gpu/select_rows.cuh>
 #include <colx/gpu/sort.cuh>
 #include <colx/memory/current_resource.hpp>
@@ -159,6 +160,26 @@ struct executor {
     size_type const blocks =
         std::max<size_type>(1, std::min<size_type>((n + block_size - 1) / block_size, size_type{4} * detail::multiprocessors()));
     detail::strided_kernel<<<static_cast<unsigned>(blocks), block_size, 0, stream.value()>>>(n, f);
+    COLX_CUDA_TRY(cudaGetLastError());
+  }
+
+  // The hash aggregation's pass over n rows (exec/aggregate_rows.hpp), with a shared-memory table
+  // of `shared_slots` slots per block when that is not 0 (gpu/aggregate_rows.cuh). Private caches
+  // of several groups pay only when a thread's rows fall into very few groups: otherwise every
+  // row misses, and the threads of a warp take different paths through the cache.
+  template <class Fn>
+  void aggregate_rows(size_type n, Fn const& fn, int shared_slots, bool tiny) const {
+    if (n <= 0) { return; }
+    size_type const blocks =
+        std::max<size_type>(1, std::min<size_type>((n + block_size - 1) / block_size, size_type{4} * detail::multiprocessors()));
+    std::size_t const shared_bytes = static_cast<std::size_t>(shared_slots) * (sizeof(size_type) + sizeof(typename Fn::cells));
+    if (tiny) {
+      detail::aggregate_rows_kernel<block_size, colx::detail::group_cache_size>
+          <<<static_cast<unsigned>(blocks), block_size, shared_bytes, stream.value()>>>(n, fn, shared_slots);
+    } else {
+      detail::aggregate_rows_kernel<block_size, 1><<<static_cast<unsigned>(blocks), block_size, shared_bytes, stream.value()>>>(
+          n, fn, shared_slots);
+    }
     COLX_CUDA_TRY(cudaGetLastError());
   }
 
