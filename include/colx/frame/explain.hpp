@@ -127,7 +127,7 @@ template <class Source, class... Stage>
   plan_cost cost;
   if constexpr (requires { source.predicate(); }) {
     cost = plan(source, stage..., &text);
-  } else if constexpr (sizeof...(Stage) == 1 && (requires { stage.aggs; } && ...)) {
+  } else if constexpr (sizeof...(Stage) == 1 && (requires { stage.aggs; } && ...) && requires { source.inputs(); }) {
     cost = plan(source | filter(expr::row_marker{}), stage..., &text);
   } else {
     cost = plan(source, stage..., &text);

@@ -14,6 +14,7 @@
 #include <colx/exec/aggregate_rows.hpp>
 #include <colx/exec/group_cells.hpp>
 #include <colx/exec/row_keys.hpp>
+#include <colx/frame/explain.hpp>
 #include <colx/frame/gather.hpp>
 #include <colx/frame/pipeline.hpp>
 #include <colx/frame/sort.hpp>
@@ -77,6 +78,23 @@ template <class Frame, class P, class... Keys>
 }
 
 namespace detail {
+
+template <class Source>
+auto const& unfiltered_source(Source const& s) {
+  if constexpr (requires { s.predicate(); }) {
+    return s.source();
+  } else {
+    return s;
+  }
+}
+template <class Source>
+auto predicate_of_source(Source const& s) {
+  if constexpr (requires { s.predicate(); }) {
+    return s.predicate();
+  } else {
+    return expr::row_marker{};
+  }
+}
 
 // ---- keys and aggregations: names, bound expressions, output fields --------------------------------
 
@@ -367,9 +385,21 @@ constexpr std::size_t column_position() {
   }
 }
 
+// What a group-by decided from its sample: explain() shows it.
+struct group_plan {
+  size_type rows = 0;
+  double estimated_groups = 0;
+  size_type slots = 0;          // of the global table
+  std::size_t entry_bytes = 0;  // per slot: the group's first row and its cells
+  int shared_slots = 0;         // per block: not 0 on the few-groups path
+  bool private_caches = false;  // a handful of groups: per-thread caches first
+};
+
+// With `plan` set, only samples and plans: returns an empty result.
 template <class Frame, class Pred, class... Keys, class... Named>
 auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...> const& unbound_keys,
-                    group_by_options options, std::tuple<Named...> const& named, stream_ref stream, resource_ref mr) {
+                    group_by_options options, std::tuple<Named...> const& named, stream_ref stream, resource_ref mr,
+                    group_plan* plan = nullptr) {
   using schema_type = typename Frame::schema_type;
   using inputs = typename Frame::inputs_type;
   auto const pred = expr::bind<schema_type>(unbound_pred);
@@ -431,6 +461,28 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
                         next_power_of_two(std::max<size_type>(64, static_cast<size_type>(estimated_groups * 2.5))));
   }
 
+  int const shared_slots = estimated_groups <= few_groups_limit<cells>() ? shared_table_slots<cells>() : 0;
+  bool const private_caches = estimated_groups < 2.0 * group_cache_size;
+  std::array<bool, out_schema::size> masked{};
+  std::array<data_type, out_schema::size> types{};
+  [&]<std::size_t... P>(std::index_sequence<P...>) {
+    ((masked[P] = out_schema::template field_at<P>::is_nullable), ...);
+  }(std::make_index_sequence<out_schema::size>{});
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    ((types[K] = output_type_of<Frame, typename out_schema::template field_at<K>::type>(
+          f, column_position<std::remove_cvref_t<decltype(get<K>(keys))>>())),
+     ...);
+  }(std::make_index_sequence<num_keys>{});
+  [&]<std::size_t... A>(std::index_sequence<A...>) {
+    ((types[num_keys + A] = output_type_of<Frame, typename out_schema::template field_at<num_keys + A>::type>(
+          f, column_position<std::remove_cvref_t<decltype(get<A>(aggs).expr)>>())),
+     ...);
+  }(std::index_sequence_for<Named...>{});
+  if (plan != nullptr) {
+    *plan = group_plan{n, estimated_groups, capacity, fn_t::table_entry_bytes, shared_slots, private_caches};
+    return write_frame<out_schema>(0, masked, types, stream, mr, [](auto const&) { return size_type{0}; });
+  }
+
   while (true) {
     std::size_t const bytes = static_cast<std::size_t>(capacity) * fn_t::table_entry_bytes;
     std::optional<buffer> table;
@@ -449,8 +501,7 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
     on_backend(kind, stream, [&](auto const& exec) {
       exec.for_each_n(capacity, init_table_fn<fn_t>{fn});
       // Few groups: each block first merges into its own shared-memory table.
-      exec.aggregate_rows(n, fn, estimated_groups <= few_groups_limit<cells>() ? shared_table_slots<cells>() : 0,
-                          estimated_groups < 2.0 * group_cache_size);
+      exec.aggregate_rows(n, fn, shared_slots, private_caches);
     });
     auto const c = read_counters();
     if (c[2] != 0) {  // too many groups for this table: again, four times larger
@@ -458,21 +509,6 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
       continue;
     }
     size_type const groups = c[0];
-    std::array<bool, out_schema::size> masked{};
-    std::array<data_type, out_schema::size> types{};
-    [&]<std::size_t... P>(std::index_sequence<P...>) {
-      ((masked[P] = out_schema::template field_at<P>::is_nullable), ...);
-    }(std::make_index_sequence<out_schema::size>{});
-    [&]<std::size_t... K>(std::index_sequence<K...>) {
-      ((types[K] = output_type_of<Frame, typename out_schema::template field_at<K>::type>(
-            f, column_position<std::remove_cvref_t<decltype(get<K>(keys))>>())),
-       ...);
-    }(std::make_index_sequence<num_keys>{});
-    [&]<std::size_t... A>(std::index_sequence<A...>) {
-      ((types[num_keys + A] = output_type_of<Frame, typename out_schema::template field_at<num_keys + A>::type>(
-            f, column_position<std::remove_cvref_t<decltype(get<A>(aggs).expr)>>())),
-       ...);
-    }(std::index_sequence_for<Named...>{});
     auto result = write_frame<out_schema>(groups, masked, types, stream, mr, [&](auto const& views) {
       using store_t = store_row_fn<std::remove_cvref_t<decltype(views)>>;
       return on_backend(kind, stream, [&](auto const& exec) {
@@ -497,6 +533,44 @@ template <class Source, class... Keys, class... Named>
     return detail::aggregate_impl(g.source, expr::row_marker{}, g.stage.keys, g.stage.options, a.aggs, stream, mr);
   }
 }
+// The plan of a group-by: the pass, the path a sample of its rows chose, and the least bytes.
+template <class Source, class... Keys, class... Named>
+[[nodiscard]] plan_cost plan(grouped<Source, Keys...> const& g, aggregate_stage<Named...> const& a,
+                             std::ostringstream* text = nullptr) {
+  auto const& f = detail::unfiltered_source(g.source);
+  auto const pred = detail::predicate_of_source(g.source);
+  detail::group_plan p;
+  (void)detail::aggregate_impl(f, pred, g.stage.keys, g.stage.options, a.aggs, stream_ref{}, get_current_resource(f.kind()), &p);
+  std::ostringstream out;
+  out << "group_by + aggregate over " << p.rows << " rows, one pass\n  where " << pred.to_string() << "\n  keys:";
+  std::apply([&](auto const&... k) { ((out << " " << detail::group_key<std::remove_cvref_t<decltype(k)>>::name.view()), ...); },
+             g.stage.keys);
+  out << "\n";
+  std::apply([&](auto const&... n) { ((out << "  " << n.name.view() << " = " << n.expr.to_string() << "\n"), ...); }, a.aggs);
+  out << "  about " << static_cast<size_type>(p.estimated_groups) << " groups (from a sample): ";
+  if (p.shared_slots > 0) {
+    out << "few-groups path: on the GPU, per-block shared-memory tables of " << p.shared_slots
+        << " slots, merged once per block into a global table of " << p.slots << " slots";
+  } else {
+    out << "many-groups path: a global hash table of " << p.slots << " slots (" << p.slots * p.entry_bytes << " bytes)";
+  }
+  out << (p.private_caches ? "; per-thread caches of 4 groups first\n" : "\n");
+  auto const used = std::apply(
+      [&](auto const&... k) {
+        return std::apply(
+            [&](auto const&... n) {
+              return detail::used_columns<std::remove_cvref_t<decltype(f)>>(pred, detail::group_key<std::remove_cvref_t<decltype(k)>>::expr_of(k)...,
+                                                                             n.expr.expr...);
+            },
+            a.aggs);
+      },
+      g.stage.keys);
+  plan_cost cost{1, 4 + (g.stage.options.sorted ? 3 : 0), 0, 0};  // sample, table, compaction (+ sort)
+  cost.bytes_read = detail::read_bytes(f, used, out);
+  if (text != nullptr) { *text << out.str(); }
+  return cost;
+}
+
 template <class Source, class... Keys, class... Named>
 [[nodiscard]] auto operator|(grouped<Source, Keys...> const& g, aggregate_stage<Named...> const& a) {
   memory_kind const kind = [&] {
