@@ -314,10 +314,15 @@ struct join_layout<How, schema<P...>, schema<B...>, join_keys<L...>, join_keys<R
     using base = maybe_nullable_field<F, How == join_kind::left || How == join_kind::full>;
     using type = std::conditional_t<renamed, field<F::name + fixed_string("_right"), typename F::type, base::is_nullable ? nullable : not_null>, base>;
   };
+  template <class F>
+  static constexpr bool clashes = ((build_field<F>::type::name.view() == P::name.view()) || ...);
   template <class Seq>
   struct out;
   template <std::size_t... I>
   struct out<std::index_sequence<I...>> {
+    static_assert(!(clashes<typename schema<B...>::template field_at<I>> || ...),
+                  "colx::join: both sides have a column of the same name that is not a shared key; rename one "
+                  "first, e.g. right | select(\"x\"_c.as<\"x_right\">(), ...)");
     using type = schema<maybe_nullable_field<P, How == join_kind::right || How == join_kind::full>...,
                         typename build_field<typename schema<B...>::template field_at<I>>::type...>;
   };

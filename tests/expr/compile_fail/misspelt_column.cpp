@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: Apache-2.0
-// A misspelt column name must be a compile error that says so in plain words. Compiled only by the
-// host.expr.compile_fail test (tests/CMakeLists.txt), once per COLX_MISSPELL_<where> macro, each of
-// which must fail with "not a field of the schema"; with COLX_MISSPELL_NONE, the same uses spelt
-// right, it must compile, so the failures are the misspellings' and nothing else's.
+// A misspelt column name, join keys of different types and a sum of strings must be compile
+// errors that say so in plain words. Compiled only by the host.expr.compile_fail test
+// (tests/CMakeLists.txt), once per COLX_MISSPELL_<where> or COLX_WRONG_<what> macro, each of which
+// must fail with its message; with COLX_MISSPELL_NONE, the same uses written right, it must
+// compile, so the failures are the mistakes' and nothing else's.
 #include <colx/colx.hpp>
 
 #include <cstdint>
 
 using namespace colx::literals;
 
-using lineitem = colx::schema<colx::field<"price", double>, colx::field<"qty", std::int32_t>>;
+using lineitem = colx::schema<colx::field<"price", double>, colx::field<"qty", std::int32_t>,
+                              colx::field<"name", colx::string_view>>;
+using other = colx::schema<colx::field<"qty", std::int64_t>, colx::field<"code", std::int32_t>>;
 
-double use(colx::frame<lineitem> const& f) {
+double use(colx::frame<lineitem> const& f, colx::frame<other> const& g) {
 #if defined(COLX_MISSPELL_REDUCE)
   return (f | colx::reduce(colx::sum("prise"_c * "qty"_c))).value;
 #elif defined(COLX_MISSPELL_INDEX)
@@ -20,10 +23,26 @@ double use(colx::frame<lineitem> const& f) {
   return static_cast<double>((f | colx::with_columns(("price"_c * "quantity"_c).as<"total">())).num_rows());
 #elif defined(COLX_MISSPELL_FILTER)
   return static_cast<double>((f | colx::filter("Price"_c > 1.0)).collect().num_rows());
+#elif defined(COLX_MISSPELL_SORT)
+  return static_cast<double>((f | colx::sort_by(colx::desc("prices"_c))).num_rows());
+#elif defined(COLX_MISSPELL_GROUP_BY)
+  return static_cast<double>((f | colx::group_by("quantity"_c) | colx::aggregate(colx::count().as<"n">())).num_rows());
+#elif defined(COLX_MISSPELL_AGGREGATE)
+  return static_cast<double>((f | colx::group_by("qty"_c) | colx::aggregate(colx::sum("prce"_c).as<"s">())).num_rows());
+#elif defined(COLX_MISSPELL_JOIN)
+  return static_cast<double>((f | colx::join(g | colx::select("code"_c), colx::on("qty"_c), colx::on("cod"_c))).num_rows());
+#elif defined(COLX_WRONG_JOIN_TYPES)
+  return static_cast<double>((f | colx::join(g, colx::on("qty"_c))).num_rows());  // int32 against int64
+#elif defined(COLX_WRONG_SUM_OF_STRINGS)
+  return static_cast<double>((f | colx::group_by("qty"_c) | colx::aggregate(colx::sum("name"_c).as<"total">())).num_rows());
 #else
+  auto const grouped = f | colx::group_by("qty"_c) | colx::aggregate(colx::sum("price"_c).as<"s">());
+  auto const joined = f | colx::join(g | colx::select("code"_c), colx::on("qty"_c), colx::on("code"_c));
+  auto const sorted = f | colx::sort_by(colx::desc("price"_c));
   double const total = (f | colx::reduce(colx::sum("price"_c * "qty"_c))).value;
   auto const rows = f["qty"_c].size() + (f | colx::with_columns(("price"_c * "qty"_c).as<"total">())).num_rows() +
-                    (f | colx::filter("price"_c > 1.0)).collect().num_rows();
+                    (f | colx::filter("price"_c > 1.0)).collect().num_rows() + grouped.num_rows() + joined.num_rows() +
+                    sorted.num_rows();
   return total + static_cast<double>(rows);
 #endif
 }
