@@ -7,6 +7,7 @@
 #include <colx/column/copying.hpp>
 #include <colx/column/factories.hpp>
 #include <colx/column/table.hpp>
+#include <colx/io/print.hpp>
 #include <colx/types/type_dispatch.hpp>
 
 #include <fmt/format.h>
@@ -18,68 +19,20 @@
 namespace colx {
 namespace detail {
 
+// One value of a column's listing. Integers, dates and decimals read as a frame prints them
+// (print.hpp); the rest keep this listing's own, more literal spelling: true/false, the shortest
+// float that reads back, a time as its tick count and unit.
 template <class T>
-inline constexpr bool is_decimal_v = false;
-template <class Rep>
-inline constexpr bool is_decimal_v<decimal<Rep>> = true;
-
-inline std::string format_element(bool v) { return v ? "true" : "false"; }
-template <class T>
-  requires std::is_arithmetic_v<T>
-std::string format_element(T v) {
-  return fmt::format("{}", v);
-}
-inline std::string format_element(date32 d) {
-  auto const c = to_civil(d);
-  return fmt::format("{:04}-{:02}-{:02}", c.year, c.month, c.day);
-}
-template <time_unit U>
-std::string format_element(timestamp<U> t) {
-  return fmt::format("{}{}", t.ticks, U == time_unit::days ? "d" : to_string(U));
-}
-template <time_unit U>
-std::string format_element(duration<U> d) {
-  return fmt::format("{}{}", d.ticks, U == time_unit::days ? "d" : to_string(U));
-}
-
-// std::make_unsigned knows __int128 only in GNU mode (-std=gnu++20).
-template <class Rep>
-struct unsigned_of {
-  using type = std::make_unsigned_t<Rep>;
-};
-template <>
-struct unsigned_of<int128_t> {
-  __extension__ typedef unsigned __int128 type;
-};
-
-// The digits of |v|: by hand, because fmt 9 spells __int128 only where FMT_USE_INT128 is on.
-template <class Rep>
-std::string magnitude_digits(Rep v) {
-  using unsigned_rep = typename unsigned_of<Rep>::type;
-  // Negating in the unsigned type keeps the most negative value representable.
-  unsigned_rep m = v < 0 ? unsigned_rep(0) - static_cast<unsigned_rep>(v) : static_cast<unsigned_rep>(v);
-  std::string digits;
-  do {
-    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(m % 10)));
-    m /= 10;
-  } while (m != 0);
-  return digits;
-}
-
-// A decimal's value, unscaled * 10^scale, in positional notation: 12345 at scale -2 is
-// "123.45", 7 at scale -3 "0.007", 12 at scale 2 "1200". The scale lives in the column's
-// data_type, so callers pass it.
-template <class Rep>
-std::string format_element(decimal<Rep> d, std::int32_t scale) {
-  std::string digits = magnitude_digits(d.unscaled);
-  if (scale >= 0) {
-    if (digits != "0") { digits.append(static_cast<std::size_t>(scale), '0'); }
+std::string format_element(T v, data_type type) {
+  if constexpr (std::is_same_v<T, bool>) {
+    return v ? "true" : "false";
+  } else if constexpr (std::is_floating_point_v<T>) {
+    return fmt::format("{}", v);
+  } else if constexpr (requires { T::unit; } && !std::is_same_v<T, date32>) {
+    return fmt::format("{}{}", v.ticks, T::unit == time_unit::days ? "d" : to_string(T::unit));
   } else {
-    auto const fraction = static_cast<std::size_t>(-static_cast<std::int64_t>(scale));
-    if (digits.size() <= fraction) { digits.insert(0, fraction + 1 - digits.size(), '0'); }
-    digits.insert(digits.size() - fraction, 1, '.');
+    return cell(v, type, print_options{});
   }
-  return d.unscaled < 0 ? "-" + digits : digits;
 }
 
 // Every row of a column as text, "null" for nulls.
@@ -90,10 +43,8 @@ struct format_rows {
     std::vector<std::string> out;
     if constexpr (std::is_same_v<T, string_view>) {
       for (auto const& s : to_strings(strings_column_view(view))) { out.push_back(s ? fmt::format("\"{}\"", *s) : "null"); }
-    } else if constexpr (is_decimal_v<T>) {
-      for (auto const& v : to_optional_vector(view.as<T>())) { out.push_back(v ? format_element(*v, view.type().scale()) : "null"); }
     } else {
-      for (auto const& v : to_optional_vector(view.as<T>())) { out.push_back(v ? format_element(*v) : "null"); }
+      for (auto const& v : to_optional_vector(view.as<T>())) { out.push_back(v ? format_element(*v, view.type()) : "null"); }
     }
     return out;
   }

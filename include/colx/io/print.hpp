@@ -1,0 +1,366 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Frames as text, the way pandas and cuDF print data frames, so output reads the same next to
+// theirs: a header of column names, one line per row led by its label (the row number), values
+// right-aligned, nulls as <NA>. Long frames print their first and last rows around a "..." line.
+// Only the rows that print are copied to the host, so printing a large frame costs little.
+//
+//   std::cout << f << '\n';     // pandas' defaults
+//   colx::to_string(f, {.max_rows = 20});  // truncate frames of more than 20 rows; 0: every row
+//   colx::to_string(f, {.max_rows = 0, .precision = 10});
+//
+// Written on the standard library alone (no fmt), so that nvcc compiles it: a CUDA translation
+// unit prints frames in device memory. colx/io/format_frame.hpp adds fmt's "{}" and "{:N}" on top.
+//
+// Values (one rule per type, applied to each value on its own):
+// - floats: `precision` significant digits (6: printf's %.6g, as 0.05, 1234.57, 3.5e+07), with
+//   ".0" added to integral values so a float column still reads as floats; NaN, inf, -inf. pandas
+//   chooses one notation per column instead; per value keeps the rule short and exact.
+// - bools True/False; strings unquoted, cut to `max_colwidth` characters ending in "...";
+//   decimals at their scale (12345 at scale -2 is 123.45); dates YYYY-MM-DD; timestamps
+//   YYYY-MM-DD HH:MM:SS with as many fraction digits as the unit has; durations as pandas'
+//   Timedelta ("1 days 02:00:00"), negative ones as "-" and the magnitude.
+//
+// Layout (pandas' DataFrameFormatter): the labels column is left-aligned; each value gets a
+// leading space and each column is as wide as its longest name or value; columns are joined by a
+// space. The truncation line holds ".." where a column is at most 3 wide, "..." otherwise. A
+// truncated or empty frame ends with a blank line and "[N rows x M columns]"; nothing ends in a
+// newline. pandas prints an empty frame as "Empty DataFrame"; here it keeps its header, which
+// says more.
+//
+// Device frames: the shown rows come to the host by slices and copy_bytes, which reach device
+// memory only in a translation unit that nvcc compiles. In a g++ translation unit a device frame
+// therefore throws colx::logic_error ("compile this translation unit with nvcc").
+#include <colx/column/factories.hpp>
+#include <colx/frame/frame.hpp>
+#include <colx/types/data_type.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <iterator>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <system_error>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace colx {
+
+// How frames print; the defaults are pandas' display options of the same names.
+struct print_options {
+  size_type max_rows = 60;        // a frame with more rows prints only min_rows of them; 0: no limit
+  size_type min_rows = 10;        // how many rows a truncated frame prints, half from each end
+  int precision = 6;              // significant digits of floats
+  std::size_t max_colwidth = 50;  // longer strings are cut to this many characters
+};
+
+namespace detail {
+
+// ---- one value as text ---------------------------------------------------------------------
+
+// std::make_unsigned knows __int128 only in GNU mode (-std=gnu++20).
+template <class Rep>
+struct unsigned_of {
+  using type = std::make_unsigned_t<Rep>;
+};
+template <>
+struct unsigned_of<int128_t> {
+  __extension__ typedef unsigned __int128 type;
+};
+
+// The digits of |v|: by hand, because std::to_chars takes __int128 only in GNU mode too.
+template <class Rep>
+std::string magnitude_digits(Rep v) {
+  using unsigned_rep = typename unsigned_of<Rep>::type;
+  // Negating in the unsigned type keeps the most negative value representable.
+  unsigned_rep m = v < 0 ? unsigned_rep(0) - static_cast<unsigned_rep>(v) : static_cast<unsigned_rep>(v);
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(m % 10)));
+    m /= 10;
+  } while (m != 0);
+  return digits;
+}
+
+// `v` in decimal, zero-padded after the sign to `width` characters, as printf's "%0*d".
+template <class T>
+  requires std::is_integral_v<T> && (!std::is_same_v<T, bool>)
+std::string integer_text(T v, int width = 0) {
+  char buffer[24];  // 20 digits and a sign at most
+  char const* const end = std::to_chars(buffer, buffer + sizeof(buffer), v).ptr;
+  std::string_view const text(buffer, static_cast<std::size_t>(end - buffer));
+  if (width <= 0 || text.size() >= static_cast<std::size_t>(width)) { return std::string(text); }
+  std::size_t const sign = text.front() == '-' ? 1 : 0;
+  std::string out(text.substr(0, sign));
+  out.append(static_cast<std::size_t>(width) - text.size(), '0');
+  out.append(text.substr(sign));
+  return out;
+}
+
+// YYYY-MM-DD.
+inline std::string date_text(date32 d) {
+  auto const c = to_civil(d);
+  return integer_text(c.year, 4) + "-" + integer_text(c.month, 2) + "-" + integer_text(c.day, 2);
+}
+
+// A decimal's value, unscaled * 10^scale, in positional notation: 12345 at scale -2 is
+// "123.45", 7 at scale -3 "0.007", 12 at scale 2 "1200". The scale lives in the column's
+// data_type, so callers pass it.
+template <class Rep>
+std::string decimal_text(decimal<Rep> d, std::int32_t scale) {
+  std::string digits = magnitude_digits(d.unscaled);
+  if (scale >= 0) {
+    if (digits != "0") { digits.append(static_cast<std::size_t>(scale), '0'); }
+  } else {
+    auto const fraction = static_cast<std::size_t>(-static_cast<std::int64_t>(scale));
+    if (digits.size() <= fraction) { digits.insert(0, fraction + 1 - digits.size(), '0'); }
+    digits.insert(digits.size() - fraction, 1, '.');
+  }
+  if (d.unscaled < 0) { digits.insert(digits.begin(), '-'); }
+  return digits;
+}
+
+// Characters on screen: UTF-8 continuation bytes take no column of their own.
+inline std::size_t display_width(std::string_view s) {
+  return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+}
+
+// The prefix of `s` holding its first `n` characters, never splitting one.
+inline std::string_view first_chars(std::string_view s, std::size_t n) {
+  std::size_t seen = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if ((s[i] & 0xC0) != 0x80 && seen++ == n) { return s.substr(0, i); }
+  }
+  return s;
+}
+
+// cell(v, type, options): a non-null value as a frame prints it.
+inline std::string cell(std::string const& s, data_type, print_options const& options) {
+  if (display_width(s) <= options.max_colwidth) { return s; }
+  std::size_t const keep = options.max_colwidth > 3 ? options.max_colwidth - 3 : 0;
+  return std::string(first_chars(s, keep)) + "...";
+}
+
+inline std::string cell(bool v, data_type, print_options const&) { return v ? "True" : "False"; }
+
+template <class T>
+  requires std::is_integral_v<T>
+std::string cell(T v, data_type, print_options const&) {
+  return integer_text(v);
+}
+
+template <class T>
+  requires std::is_floating_point_v<T>
+std::string cell(T v, data_type, print_options const& options) {
+  if (std::isnan(v)) { return "NaN"; }
+  if (std::isinf(v)) { return v < 0 ? "-inf" : "inf"; }
+  // std::to_chars is printf's %.*g in the C locale, whatever the program's locale.
+  int const precision = std::max(options.precision, 1);
+  std::string s(static_cast<std::size_t>(precision) + 32, '\0');
+  auto const result = std::to_chars(s.data(), s.data() + s.size(), v, std::chars_format::general, precision);
+  s.resize(result.ec == std::errc() ? static_cast<std::size_t>(result.ptr - s.data()) : 0);
+  bool const integral = s.find_first_not_of("-0123456789") == std::string::npos;
+  return integral ? s + ".0" : s;
+}
+
+template <class Rep>
+std::string cell(decimal<Rep> v, data_type type, print_options const&) {
+  return decimal_text(v, type.scale());
+}
+
+// Ticks per second of a unit finer than days, and the fraction digits it prints with.
+template <time_unit U>
+constexpr std::int64_t ticks_per_second = U == time_unit::seconds        ? 1
+                                          : U == time_unit::milliseconds ? 1'000
+                                          : U == time_unit::microseconds ? 1'000'000
+                                                                         : 1'000'000'000;
+template <time_unit U>
+constexpr int fraction_digits = U == time_unit::seconds        ? 0
+                                : U == time_unit::milliseconds ? 3
+                                : U == time_unit::microseconds ? 6
+                                                               : 9;
+
+// "HH:MM:SS[.fff]" of a tick count within one day.
+template <time_unit U>
+std::string time_of_day(std::int64_t ticks) {
+  std::int64_t const seconds = ticks / ticks_per_second<U>;
+  std::string s = integer_text(seconds / 3600, 2) + ":" + integer_text(seconds / 60 % 60, 2) + ":" +
+                  integer_text(seconds % 60, 2);
+  if constexpr (fraction_digits<U> > 0) {
+    s += '.';
+    s += integer_text(ticks % ticks_per_second<U>, fraction_digits<U>);
+  }
+  return s;
+}
+
+template <time_unit U>
+std::string cell(timestamp<U> t, data_type, print_options const&) {
+  if constexpr (U == time_unit::days) {
+    return date_text(t);
+  } else {
+    std::int64_t const per_day = 86'400 * ticks_per_second<U>;
+    // Floor division: a time before the epoch belongs to the day before.
+    std::int64_t const days = t.ticks / per_day - (t.ticks % per_day < 0 ? 1 : 0);
+    std::string const day = date_text(date32(static_cast<std::int32_t>(days)));
+    return day + " " + time_of_day<U>(t.ticks - days * per_day);
+  }
+}
+
+template <time_unit U>
+std::string cell(duration<U> d, data_type, print_options const&) {
+  if constexpr (U == time_unit::days) {
+    return integer_text(d.ticks) + " days";
+  } else {
+    std::int64_t const per_day = 86'400 * ticks_per_second<U>;
+    // The magnitude as unsigned, so the most negative duration prints too.
+    std::uint64_t const m = d.ticks < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(d.ticks) : static_cast<std::uint64_t>(d.ticks);
+    auto const day_ticks = static_cast<std::uint64_t>(per_day);
+    std::string s(d.ticks < 0 ? "-" : "");
+    s += integer_text(m / day_ticks);
+    s += " days ";
+    s += time_of_day<U>(static_cast<std::int64_t>(m % day_ticks));
+    return s;
+  }
+}
+
+// ---- which rows print, and their layout ------------------------------------------------------
+
+// The rows that print: the first `head` and the last `tail` of `num_rows`.
+struct shown_rows {
+  size_type num_rows = 0;
+  size_type head = 0;
+  size_type tail = 0;
+  [[nodiscard]] bool truncated() const noexcept { return head + tail < num_rows; }
+};
+
+inline shown_rows choose_rows(size_type num_rows, print_options const& options) {
+  if (options.max_rows <= 0 || num_rows <= options.max_rows) { return {num_rows, num_rows, 0}; }
+  size_type const shown = options.min_rows > 0 ? std::min(options.min_rows, options.max_rows) : options.max_rows;
+  // pandas shows shown / 2 rows from each end; at least one row, so a tiny limit still shows data.
+  return {num_rows, std::max<size_type>(shown / 2, 1), shown / 2};
+}
+
+// The shown rows of a view, on the host: only these rows (and the mask words covering them)
+// are copied, whatever the frame's size.
+template <class View, class ToHost>
+auto host_rows(View const& view, shown_rows const& rows, ToHost to_host_rows) {
+  auto out = to_host_rows(view.slice(0, rows.head));
+  if (rows.tail > 0) {
+    auto tail = to_host_rows(view.slice(rows.num_rows - rows.tail, rows.num_rows));
+    out.insert(out.end(), std::make_move_iterator(tail.begin()), std::make_move_iterator(tail.end()));
+  }
+  return out;
+}
+
+template <class T>
+std::vector<std::optional<T>> host_rows(column<T> const& c, shown_rows const& rows) {
+  return host_rows(c.view(), rows, [](column_view<T> const& v) { return to_optional_vector(v); });
+}
+inline std::vector<std::optional<std::string>> host_rows(strings_column const& c, shown_rows const& rows) {
+  return host_rows(c.view(), rows, [](strings_column_view const& v) { return to_strings(v); });
+}
+
+// One column as it prints: its name and the text of its shown rows.
+struct text_column {
+  std::string name;
+  std::vector<std::string> cells;
+};
+
+template <class Column>
+text_column make_text_column(std::string_view name, Column const& c, shown_rows const& rows,
+                             print_options const& options) {
+  text_column out{std::string(name), {}};
+  data_type const type = c.untyped().type();
+  for (auto const& v : host_rows(c, rows)) { out.cells.push_back(v ? cell(*v, type, options) : "<NA>"); }
+  return out;
+}
+
+template <class... Fields>
+std::vector<text_column> text_columns(frame<schema<Fields...>> const& f, shown_rows const& rows,
+                                      print_options const& options) {
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return std::vector<text_column>{make_text_column(Fields::name.view(), f.template column_at<I>(), rows, options)...};
+  }(std::index_sequence_for<Fields...>{});
+}
+
+inline std::string pad_left(std::string_view s, std::size_t width) {
+  std::size_t const w = display_width(s);
+  return std::string(w < width ? width - w : 0, ' ') + std::string(s);
+}
+inline std::string pad_right(std::string_view s, std::size_t width) {
+  std::size_t const w = display_width(s);
+  return std::string(s) + std::string(w < width ? width - w : 0, ' ');
+}
+
+// The row labels, with "" standing for the truncation line.
+inline std::vector<std::string> row_labels(shown_rows const& rows) {
+  std::vector<std::string> labels;
+  for (size_type r = 0; r < rows.head; ++r) { labels.push_back(integer_text(r)); }
+  if (rows.truncated()) { labels.emplace_back(); }
+  for (size_type r = rows.num_rows - rows.tail; r < rows.num_rows; ++r) { labels.push_back(integer_text(r)); }
+  return labels;
+}
+
+inline std::string dots(std::size_t width) { return width > 3 ? "..." : ".."; }
+
+// The lines of text, header first. A frame without rows has no labels column.
+inline std::string layout(std::vector<text_column> const& columns, shown_rows const& rows) {
+  std::vector<std::string> const labels = row_labels(rows);
+  std::size_t label_width = 0;
+  for (auto const& l : labels) { label_width = std::max(label_width, display_width(l)); }
+  if (rows.truncated()) { label_width = std::max<std::size_t>(label_width, 2); }
+  std::vector<std::string> lines(labels.size() + 1);
+  for (std::size_t r = 0; r < labels.size(); ++r) {
+    bool const dot_line = rows.truncated() && static_cast<size_type>(r) == rows.head;
+    lines[r + 1] = pad_right(dot_line ? dots(label_width) : labels[r], label_width);
+  }
+  lines[0] = std::string(label_width, ' ');
+  bool first = label_width == 0;
+  for (auto const& c : columns) {
+    std::size_t width = display_width(c.name);
+    for (auto const& v : c.cells) { width = std::max(width, display_width(v) + 1); }
+    std::string const gap = first ? "" : " ";
+    lines[0] += gap + pad_left(c.name, width);
+    for (std::size_t r = 0, v = 0; r < labels.size(); ++r) {
+      bool const dot_line = rows.truncated() && static_cast<size_type>(r) == rows.head;
+      lines[r + 1] += gap + pad_left(dot_line ? dots(width) : c.cells[v++], width);
+    }
+    first = false;
+  }
+  std::string out = lines[0];
+  for (std::size_t r = 1; r < lines.size(); ++r) {
+    out += '\n';
+    out += lines[r];
+  }
+  return out;
+}
+
+}  // namespace detail
+
+// The frame as text, like pandas' repr (see the top of this header for the rules).
+template <class Schema>
+[[nodiscard]] std::string to_string(frame<Schema> const& f, print_options const& options = {}) {
+  detail::shown_rows const rows = detail::choose_rows(f.num_rows(), options);
+  std::string out = detail::layout(detail::text_columns(f, rows, options), rows);
+  if (rows.truncated() || rows.num_rows == 0) {
+    out += "\n\n[";
+    out += detail::integer_text(rows.num_rows);
+    out += " rows x ";
+    out += detail::integer_text(f.num_columns());
+    out += " columns]";
+  }
+  return out;
+}
+
+// The frame as to_string prints it with the default options, without a trailing newline.
+template <class Schema>
+std::ostream& operator<<(std::ostream& os, frame<Schema> const& f) {
+  return os << to_string(f);
+}
+
+}  // namespace colx
