@@ -5,10 +5,9 @@
 // the shared table with atomics, and how a cell finishes into the output value.
 //
 // Merges must commute, since threads flush in any order. That rules out Welford's update for
-// var/std; instead a group's values are summed relative to a shift (the group's first-inserted
-// row's value), which keeps the sum-of-squares formula accurate when the spread is small beside
-// the mean. The context `ctx` gives ctx.value_at(row) (the aggregation's expression at any row)
-// and ctx.shift() for that.
+// var/std; instead a group's values are summed relative to a shift (see second_moment). The
+// context `ctx` gives ctx.value_at(row): the aggregation's expression at any row.
+#include <colx/core/bit_cast.hpp>
 #include <colx/exec/atomics.hpp>
 #include <colx/exec/row_keys.hpp>
 #include <colx/expr/aggregate.hpp>
@@ -150,11 +149,17 @@ struct first_moment {
   size_type n;
   double s1;
 };
+// Sums of (x - shift) and (x - shift)^2. A cell's shift is the first value it saw; the table's
+// cell takes the shift of the first cell merged into it (a compare-and-swap on a NaN), and a
+// cell merged later is moved to that shift first. So every shift is a value of the group, which
+// keeps s2 - s1^2 / n accurate for values far from zero, whatever row a group started with.
 struct second_moment {
+  double shift;
   size_type n;
   double s1;
   double s2;
 };
+inline constexpr std::uint64_t unset_shift_bits = 0x7ff8dead00000000ull;  // a NaN no value becomes
 
 template <int Statistic, class T, bool Nullable>
 struct group_cell<expr::kinds::moment<Statistic>, T, Nullable> {
@@ -163,19 +168,41 @@ struct group_cell<expr::kinds::moment<Statistic>, T, Nullable> {
   using value_type = double;
   static constexpr bool always_valid = false;
   using type = std::conditional_t<shifted, second_moment, first_moment>;
-  static constexpr COLX_HOST_DEVICE type identity() { return type{}; }
+  static constexpr COLX_HOST_DEVICE type identity() {
+    if constexpr (shifted) {
+      return {colx::bit_cast<double>(unset_shift_bits), 0, 0.0, 0.0};
+    } else {
+      return {0, 0.0};
+    }
+  }
   template <class Ctx>
-  static COLX_HOST_DEVICE void add(type& c, T v, size_type, Ctx const& ctx) {
-    double const d = static_cast<double>(v) - (shifted ? ctx.shift() : 0.0);
+  static COLX_HOST_DEVICE void add(type& c, T v, size_type, Ctx const&) {
+    auto const x = static_cast<double>(v);
+    if constexpr (shifted) {
+      if (c.n == 0) { c.shift = x; }
+      double const d = x - c.shift;
+      c.s1 += d;
+      c.s2 += d * d;
+    } else {
+      c.s1 += x;
+    }
     ++c.n;
-    c.s1 += d;
-    if constexpr (shifted) { c.s2 += d * d; }
   }
   template <class Ctx>
   static COLX_HOST_DEVICE void merge(type* dst, type const& src, Ctx const&) {
+    if (src.n == 0) { return; }
     atomic_add(&dst->n, src.n);
-    atomic_add(&dst->s1, src.s1);
-    if constexpr (shifted) { atomic_add(&dst->s2, src.s2); }
+    if constexpr (shifted) {
+      double const unset = colx::bit_cast<double>(unset_shift_bits);
+      double const held = atomic_cas(&dst->shift, unset, src.shift);
+      double const shift = colx::bit_cast<std::uint64_t>(held) == unset_shift_bits ? src.shift : held;
+      double const delta = src.shift - shift;
+      auto const n = static_cast<double>(src.n);
+      atomic_add(&dst->s1, src.s1 + n * delta);
+      atomic_add(&dst->s2, src.s2 + 2 * delta * src.s1 + n * delta * delta);
+    } else {
+      atomic_add(&dst->s1, src.s1);
+    }
   }
   template <class Ctx>
   static COLX_HOST_DEVICE expr::maybe<double, true> finish(type const& c, Ctx const&) {

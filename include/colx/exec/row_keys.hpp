@@ -57,7 +57,8 @@ template <class T>
       double const d = raw == R{0} ? 0.0 : static_cast<double>(raw);  // -0.0 as 0.0
       return mix64(colx::bit_cast<std::uint64_t>(d));
     } else if constexpr (sizeof(R) > 8) {  // decimal128
-      auto const u = static_cast<unsigned __int128>(raw);
+      __extension__ using u128 = unsigned __int128;
+      auto const u = static_cast<u128>(raw);
       return hash_combine(mix64(static_cast<std::uint64_t>(u)), mix64(static_cast<std::uint64_t>(u >> 64)));
     } else {
       return mix64(static_cast<std::uint64_t>(static_cast<std::int64_t>(raw)));

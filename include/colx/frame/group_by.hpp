@@ -146,14 +146,6 @@ struct aggregation_context {
   Fn const* fn;
   size_type slot;
   COLX_HOST_DEVICE auto value_at(size_type row) const { return get<K>(fn->aggs).expr(fn->in, row); }
-  COLX_HOST_DEVICE double shift() const {
-    auto const m = value_at(*fn->rep_at(static_cast<std::uint64_t>(slot)));
-    if constexpr (std::is_arithmetic_v<typename decltype(m)::value_type>) {
-      return m.valid ? static_cast<double>(m.value) : 0.0;
-    } else {
-      return 0.0;
-    }
-  }
 };
 
 template <class Inputs, class Pred, class... Keys, class... Aggs>
