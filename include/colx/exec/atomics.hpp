@@ -34,10 +34,10 @@ COLX_HOST_DEVICE T atomic_cas(T* address, T expected, T desired) {
 
 template <atomic_word T>
 COLX_HOST_DEVICE T atomic_load(T const* address) {
-#if COLX_IN_DEVICE_CODE
-  return *static_cast<T const volatile*>(address);
-#else
   using bits = atomic_bits_t<T>;
+#if COLX_IN_DEVICE_CODE
+  return colx::bit_cast<T>(*reinterpret_cast<bits const volatile*>(address));
+#else
   return colx::bit_cast<T>(__atomic_load_n(reinterpret_cast<bits const*>(address), __ATOMIC_RELAXED));
 #endif
 }
