@@ -252,20 +252,24 @@ TEST_CASE("join: every kind against a nested loop, with duplicate and null keys"
   };
   // Empty sides; one row each; few keys (many duplicates); sparse keys; a probe side large
   // enough to run in parallel on the host; a large build side.
-  for (auto const s : {sizes{0, 0, 4}, sizes{0, 7, 4}, sizes{9, 0, 4}, sizes{1, 1, 1}, sizes{50, 40, 8}, sizes{1000, 700, 50},
-                       sizes{3000, 2000, 2000}, sizes{40000, 40, 40}, sizes{100, 20000, 200}}) {
+  for (auto const s : {sizes{0, 0, 4}, sizes{0, 7, 4}, sizes{9, 0, 4}, sizes{1, 1, 1}, sizes{50, 40, 8}, sizes{1000, 700, 100},
+                       sizes{1500, 1000, 1000}, sizes{33000, 16, 400}, sizes{100, 5000, 100}}) {
     CAPTURE(s.left, s.right, s.key_range);
     auto const l = random_left(s.left, s.key_range, 1 + s.left);
     auto const r = random_right(s.right, s.key_range, 2 + s.right);
     auto const lf = make_left(l);
     auto const rf = make_right(r);
+    // The large probe side only where the output is small (a sanitizer build pays for every row).
+    bool const every_kind = s.left < 10000;
     for (bool const nulls_equal : {false, true}) {
       check_kind<join_kind::inner>(lf, rf, l, r, nulls_equal);
-      check_kind<join_kind::left>(lf, rf, l, r, nulls_equal);
       check_kind<join_kind::right>(lf, rf, l, r, nulls_equal);
-      check_kind<join_kind::full>(lf, rf, l, r, nulls_equal);
       check_kind<join_kind::semi>(lf, rf, l, r, nulls_equal);
-      check_kind<join_kind::anti>(lf, rf, l, r, nulls_equal);
+      if (every_kind) {
+        check_kind<join_kind::left>(lf, rf, l, r, nulls_equal);
+        check_kind<join_kind::full>(lf, rf, l, r, nulls_equal);
+        check_kind<join_kind::anti>(lf, rf, l, r, nulls_equal);
+      }
     }
   }
 }
@@ -277,7 +281,7 @@ TEST_CASE("join: two key columns named differently on each side", "[frame]") {
     CAPTURE(n);
     std::mt19937_64 gen(n + 5);
     char const* words[] = {"x", "y", "h\xc3\xa9llo"};
-    auto const random_int = [&] { return gen() % 8 == 0 ? std::nullopt : std::optional<std::int32_t>(static_cast<std::int32_t>(gen() % 4)); };
+    auto const random_int = [&] { return gen() % 8 == 0 ? std::nullopt : std::optional<std::int32_t>(static_cast<std::int32_t>(gen() % 16)); };
     auto const random_word = [&] { return gen() % 8 == 0 ? std::nullopt : std::optional<std::string>(words[gen() % 3]); };
     optionals<std::int32_t> a, x;
     optionals<std::string> s, y;
@@ -328,8 +332,8 @@ TEST_CASE("join: two key columns named differently on each side", "[frame]") {
 TEST_CASE("join: a filtered probe side, and a filtered build side", "[frame]") {
   for (std::size_t const n : {std::size_t{0}, std::size_t{33}, std::size_t{3000}}) {
     CAPTURE(n);
-    auto const l = random_left(n, 20, 10 + n);
-    auto const r = random_right(n / 2 + 1, 20, 20 + n);
+    auto const l = random_left(n, 100, 10 + n);
+    auto const r = random_right(n / 10 + 1, 100, 20 + n);
     auto const lf = make_left(l);
     auto const rf = make_right(r);
     auto const nl = l.id.size();
