@@ -15,18 +15,21 @@ struct flush_to_block {
   Fn const* fn;
   size_type* ids;                  // the global slot of each shared slot, or no_group
   typename Fn::cells* cells;       // the shared slots' cells
-  unsigned mask;                   // shared slots - 1
+  unsigned mask;                   // shared slots - 1; 0 without a shared table
   COLX_DEVICE void operator()(size_type slot, typename Fn::cells const& c) const {
+    fn->merge(target(slot), slot, c);  // one merge site: the cells' merge code is most of the kernel
+  }
+  // The block's cells of a slot; the global table's when there is no block table (many groups)
+  // or it is full.
+  COLX_DEVICE typename Fn::cells* target(size_type slot) const {
+    if (mask == 0) { return fn->cells_at(slot); }
     unsigned s = static_cast<unsigned>(colx::detail::mix64(static_cast<std::uint64_t>(slot))) & mask;
     for (unsigned probe = 0; probe <= mask && probe < 16; ++probe, s = (s + 1) & mask) {
       size_type held = ids[s];
       if (held == colx::detail::no_group) { held = colx::detail::atomic_cas(ids + s, colx::detail::no_group, slot); }
-      if (held == colx::detail::no_group || held == slot) {
-        fn->merge(cells + s, slot, c);
-        return;
-      }
+      if (held == colx::detail::no_group || held == slot) { return cells + s; }
     }
-    fn->merge(fn->cells_at(slot), slot, c);  // the block's table is full: straight to the global one
+    return fn->cells_at(slot);
   }
 };
 
@@ -43,12 +46,9 @@ __global__ void __launch_bounds__(Block) aggregate_rows_kernel(size_type n, Fn f
   __syncthreads();
   size_type const step = static_cast<size_type>(gridDim.x) * Block;
   size_type const first = static_cast<size_type>(blockIdx.x) * Block + threadIdx.x;
-  if (shared_slots > 0) {
-    colx::detail::aggregate_cached<CacheSize>(
-        fn, first, n, step, flush_to_block<Fn>{&fn, ids, block_cells, static_cast<unsigned>(shared_slots - 1)});
-  } else {
-    colx::detail::aggregate_cached<CacheSize>(fn, first, n, step, colx::detail::flush_to_table<Fn>{&fn});
-  }
+  // One row loop for both paths (the test is uniform across the grid): half the code to compile.
+  unsigned const mask = shared_slots > 0 ? static_cast<unsigned>(shared_slots - 1) : 0;
+  colx::detail::aggregate_cached<CacheSize>(fn, first, n, step, flush_to_block<Fn>{&fn, ids, block_cells, mask});
   __syncthreads();
   for (int s = threadIdx.x; s < shared_slots; s += Block) {
     size_type const slot = ids[s];
