@@ -24,8 +24,11 @@
 #include <colx/frame/frame.hpp>
 #include <colx/frame/gather.hpp>
 #include <colx/frame/group_by.hpp>
+#include <colx/frame/distinct.hpp>
 #include <colx/frame/join.hpp>
 #include <colx/frame/pipeline.hpp>
+#include <colx/frame/rank.hpp>
+#include <colx/frame/scan.hpp>
 #include <colx/frame/schema.hpp>
 #include <colx/frame/select.hpp>
 #include <colx/frame/sort.hpp>

@@ -8,6 +8,7 @@
 #include <colx/column/bitmask.hpp>
 #include <colx/exec/aggregate_rows.hpp>
 
+#include <cstdint>
 #include <algorithm>
 #include <atomic>
 #include <vector>
@@ -164,6 +165,15 @@ struct executor {
   template <class V, class Less>
   void stable_sort(V* first, size_type n, Less less) const {
     std::stable_sort(first, first + n, less);
+  }
+
+  // out[i] = f(0) op ... op f(i); with `keys`, restarting wherever keys[i] != keys[i - 1].
+  template <class T, class F, class Op, class Key = std::uint32_t>
+  void inclusive_scan(size_type n, F f, T* out, Op op, Key const* keys = nullptr) const {
+    for (size_type i = 0; i < n; ++i) {
+      bool const restart = i == 0 || (keys != nullptr && !(keys[i] == keys[i - 1]));
+      out[i] = restart ? static_cast<T>(f(i)) : op(out[i - 1], static_cast<T>(f(i)));
+    }
   }
 
   // out[i] = init + f(0) + ... + f(i-1) for i in [0, n]: n + 1 outputs, the last one the total,

@@ -132,6 +132,10 @@ template <expr::expression A>
   return expr::null_test<false, decltype(x)>(x);
 }
 
+// The row's position in its frame (0-based, never null; a filtered frame's kept rows keep
+// their positions): min(row_number()) per group is the group's first row.
+[[nodiscard]] constexpr auto row_number() { return expr::row_index{}; }
+
 template <class C, class T, class E>
   requires(expr::expression<C> || expr::expression<T> || expr::expression<E>)
 [[nodiscard]] constexpr auto if_else(C const& c, T const& t, E const& e) {

@@ -61,6 +61,15 @@ struct binary : node<binary<Op, A, B>> {
   }
 };
 
+// The row number i itself: a leaf that reads no column.
+struct row_index : node<row_index> {
+  template <class Inputs>
+  [[nodiscard]] COLX_HOST_DEVICE maybe<std::int64_t, false> operator()(Inputs const&, size_type i) const {
+    return {static_cast<std::int64_t>(i)};
+  }
+  [[nodiscard]] static std::string to_string() { return "row_number()"; }
+};
+
 // Kleene (three-valued) AND and OR, as SQL and Arrow's and_kleene / or_kleene: a known false
 // decides AND (a known true decides OR) even when the other side is null.
 template <bool IsAnd, class A, class B>

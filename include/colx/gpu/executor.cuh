@@ -15,6 +15,7 @@
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cuda/std/functional>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
@@ -273,6 +274,26 @@ struct executor {
     COLX_CUDA_TRY(cudaMemcpyAsync(&total, &out[n], sizeof(T), cudaMemcpyDeviceToHost, stream.value()));
     stream.synchronize();
     return total;
+  }
+
+  // out[i] = f(0) op ... op f(i); with `keys`, restarting wherever keys[i] != keys[i - 1] (runs of
+  // equal keys are scanned separately: a per-group scan over rows sorted by group).
+  template <class T, class F, class Op, class Key = std::uint32_t>
+  void inclusive_scan(size_type n, F f, T* out, Op op, Key const* keys = nullptr) const {
+    if (n <= 0) { return; }
+    auto const in = thrust::make_transform_iterator(thrust::counting_iterator<size_type>(0), f);
+    std::size_t temp_bytes = 0;
+    auto const scan = [&](void* temp) {
+      if (keys == nullptr) {
+        COLX_CUDA_TRY(cub::DeviceScan::InclusiveScan(temp, temp_bytes, in, out, op, n, stream.value()));
+      } else {
+        COLX_CUDA_TRY(cub::DeviceScan::InclusiveScanByKey(temp, temp_bytes, keys, in, out, op, n, ::cuda::std::equal_to<>{},
+                                                          stream.value()));
+      }
+    };
+    scan(nullptr);
+    detail::temporary_storage temp(temp_bytes, stream);
+    scan(temp.data());
   }
 
   // Stable radix sort of (key, value) pairs by the key's bits [0, end_bit); see gpu/sort.cuh.
