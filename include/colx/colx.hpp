@@ -26,6 +26,7 @@
 #include <colx/frame/group_by.hpp>
 #include <colx/frame/distinct.hpp>
 #include <colx/frame/join.hpp>
+#include <colx/frame/lazy.hpp>
 #include <colx/frame/pipeline.hpp>
 #include <colx/frame/rank.hpp>
 #include <colx/frame/scan.hpp>
