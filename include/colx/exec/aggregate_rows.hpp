@@ -5,37 +5,47 @@
 // `flush` only to make room, and at the end: with few groups a thread flushes a handful of times
 // in all, whatever the number of rows.
 //
-// The aggregation Fn provides: keep(i) (the row passes the filter), locate(i) (its group's slot,
-// or -1), Fn::identity() (empty cells), add(cells&, i, slot), merge(cells* dst, slot, cells)
-// (atomically) and cells_at(slot) (the table's cells of a slot).
+// The aggregation Fn provides: keep(i) (the row passes the filter), group_id(i) (what the caches
+// know row i's group by: its packed keys, or its slot in the table) and found(id) (false when the
+// table had no room), slot_of(id, row) (the table slot, inserting the group with `row` as its
+// first row; -1 when full), Fn::identity() (empty cells), add(cells&, i), merge(cells* dst,
+// cells) (atomically) and cells_at(slot) (the table's cells of a slot).
 #include <colx/core/config.hpp>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace colx::detail {
 
 inline constexpr size_type no_group = -1;
+// "No group" among group ids (a packed key word or a slot): a key may pack to this very word,
+// so the caches below track use with flags, and block tables send that key to the global table.
+inline constexpr std::uint64_t no_group_id = ~std::uint64_t{0};
 
 template <int CacheSize, class Fn, class Flush>
 COLX_HOST_DEVICE void aggregate_cached(Fn const& fn, size_type first, size_type last, size_type step, Flush const& flush) {
   using cells = typename Fn::cells;
-  size_type ids[CacheSize];
+  std::uint64_t ids[CacheSize];
+  size_type rows[CacheSize];  // the first row the cache saw of each group: a packed key's rep row
+  bool used[CacheSize];
   cells cache[CacheSize];
   COLX_UNROLL
   for (int k = 0; k < CacheSize; ++k) {
-    ids[k] = no_group;
+    ids[k] = no_group_id;
+    rows[k] = no_group;
+    used[k] = false;
     cache[k] = Fn::identity();
   }
   int victim = 0;
   for (size_type i = first; i < last; i += step) {
     if (!fn.keep(i)) { continue; }
-    size_type const slot = fn.locate(i);
-    if (slot < 0) { continue; }
+    std::uint64_t const id = fn.group_id(i);
+    if (!fn.found(id)) { continue; }
     bool hit = false;
     COLX_UNROLL
     for (int k = 0; k < CacheSize; ++k) {
-      if (ids[k] == slot) {
-        fn.add(cache[k], i, slot);
+      if (used[k] && ids[k] == id) {
+        fn.add(cache[k], i);
         hit = true;
       }
     }
@@ -43,17 +53,19 @@ COLX_HOST_DEVICE void aggregate_cached(Fn const& fn, size_type first, size_type 
     COLX_UNROLL
     for (int k = 0; k < CacheSize; ++k) {
       if (k == victim) {
-        if (ids[k] != no_group) { flush(ids[k], cache[k]); }
-        ids[k] = slot;
+        if (used[k]) { flush(ids[k], rows[k], cache[k]); }
+        ids[k] = id;
+        rows[k] = i;
+        used[k] = true;
         cache[k] = Fn::identity();
-        fn.add(cache[k], i, slot);
+        fn.add(cache[k], i);
       }
     }
     victim = victim + 1 == CacheSize ? 0 : victim + 1;
   }
   COLX_UNROLL
   for (int k = 0; k < CacheSize; ++k) {
-    if (ids[k] != no_group) { flush(ids[k], cache[k]); }
+    if (used[k]) { flush(ids[k], rows[k], cache[k]); }
   }
 }
 
@@ -61,7 +73,10 @@ COLX_HOST_DEVICE void aggregate_cached(Fn const& fn, size_type first, size_type 
 template <class Fn>
 struct flush_to_table {
   Fn const* fn;
-  COLX_HOST_DEVICE void operator()(size_type slot, typename Fn::cells const& c) const { fn->merge(fn->cells_at(slot), slot, c); }
+  COLX_HOST_DEVICE void operator()(std::uint64_t id, size_type row, typename Fn::cells const& c) const {
+    size_type const slot = fn->slot_of(id, row);
+    if (slot >= 0) { fn->merge(fn->cells_at(slot), c); }
+  }
 };
 
 inline constexpr int group_cache_size = 4;
@@ -81,7 +96,7 @@ struct aggregate_chunk_fn {
 // per block.
 template <class Cells>
 constexpr int shared_table_slots() {
-  std::size_t const entry = sizeof(size_type) + sizeof(Cells);
+  std::size_t const entry = sizeof(std::uint64_t) + sizeof(size_type) + sizeof(Cells);  // id, row, cells
   int slots = 4096;
   while (slots > 0 && static_cast<std::size_t>(slots) * entry > 48 * 1024) { slots /= 2; }
   return slots >= 64 ? slots : 0;

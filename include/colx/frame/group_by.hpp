@@ -140,11 +140,23 @@ inline constexpr size_type empty_slot = -1;
 template <class Inputs, class Pred, class Keys, class Aggs>
 struct group_table_fn;
 
+// Bits of a key in a packed key word: its value's order-preserving encoding (one per value: NaNs
+// are one NaN, -0.0 is 0.0, as group keys compare), plus a null bit when it can be null; 1000
+// when it has no fixed-width encoding (strings, decimal128).
+template <class Key, class Inputs>
+constexpr int packed_key_bits() {
+  using result = expr::result_t<Key, Inputs>;
+  if constexpr (radix_encoding<typename result::value_type>::exists) {
+    return radix_encoding<typename result::value_type>::bits + (result::nullable ? 1 : 0);
+  } else {
+    return 1000;
+  }
+}
+
 // What a cell's operations may ask about the group's other rows.
 template <class Fn, std::size_t K>
 struct aggregation_context {
   Fn const* fn;
-  size_type slot;
   COLX_HOST_DEVICE auto value_at(size_type row) const { return get<K>(fn->aggs).expr(fn->in, row); }
 };
 
@@ -193,63 +205,149 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
     }(std::index_sequence_for<Keys...>{});
     return same;
   }
+  // Keys that fit one 64-bit word together (fixed-width keys, 8 bytes in all at most, plus a bit
+  // per nullable key) are compared as that word, which the slot keeps: no input row is read
+  // again to compare keys, and the caches and block tables know a group by its word without
+  // looking it up in the global table.
+  static constexpr int packed_bits = (0 + ... + packed_key_bits<Keys, Inputs>());
+  static constexpr bool packed = packed_bits <= 64;
+  static constexpr std::size_t word_bytes = packed ? sizeof(std::uint64_t) : 0;
+  static constexpr std::uint64_t empty_word = ~std::uint64_t{0};
+
   COLX_HOST_DEVICE size_type* rep_at(std::uint64_t s) const {
     return reinterpret_cast<size_type*>(entries + s * entry_bytes);
   }
-  COLX_HOST_DEVICE cells* cells_at(size_type s) const {
-    return reinterpret_cast<cells*>(entries + static_cast<std::uint64_t>(s) * entry_bytes + sizeof(size_type));
+  COLX_HOST_DEVICE std::uint64_t* word_at(std::uint64_t s) const {
+    return reinterpret_cast<std::uint64_t*>(entries + s * entry_bytes + sizeof(size_type));
   }
-  static constexpr std::size_t table_entry_bytes = sizeof(size_type) + sizeof(cells);
+  COLX_HOST_DEVICE cells* cells_at(size_type s) const {
+    return reinterpret_cast<cells*>(entries + static_cast<std::uint64_t>(s) * entry_bytes + sizeof(size_type) + word_bytes);
+  }
+  // Slot layout: the group's first row, its keys' word when packed, its cells. With packed keys
+  // one slot more than slot_mask + 1 holds the group whose word is empty_word itself.
+  static constexpr std::size_t table_entry_bytes = sizeof(size_type) + word_bytes + sizeof(cells);
+  static constexpr std::size_t sample_entry_bytes = sizeof(size_type) + word_bytes;
+  [[nodiscard]] static constexpr size_type table_slots(size_type capacity) { return capacity + (packed ? 1 : 0); }
+
+  COLX_HOST_DEVICE std::uint64_t pack(size_type i) const {
+    std::uint64_t w = 0;
+    [&]<std::size_t... K>(std::index_sequence<K...>) { ((w = append_key<K>(w, i)), ...); }(std::index_sequence_for<Keys...>{});
+    return w;
+  }
+
+  // A new group took a slot: count it, and flag the pass for a rerun when the table is too full.
+  COLX_HOST_DEVICE void count_group() const {
+    size_type const before = atomic_fetch_add(groups, size_type{1});
+    if (before >= max_groups) { atomic_or(overflow, 1u); }
+  }
 
   // The slot of row i's group, inserting the group if it is new; -1 when the table is full. A
-  // slot's row never changes once set, so a plain (cached) read is safe: a stale read can only
-  // see it empty, and the compare-and-swap then returns the row that is there.
+  // slot's row (word) never changes once set, so a plain (cached) read is safe: a stale read can
+  // only see it empty, and the compare-and-swap then returns what is there.
   COLX_HOST_DEVICE size_type locate(size_type i) const {
-    std::uint64_t p = hash(i) & slot_mask;
-    for (std::uint64_t probe = 0; probe <= slot_mask; ++probe) {
-      size_type* const rep = rep_at(p);
-      size_type held = *rep;
-      if (held == empty_slot) {
-        held = atomic_cas(rep, empty_slot, i);
+    if constexpr (packed) {
+      return locate_word(pack(i), i);
+    } else {
+      std::uint64_t p = hash(i) & slot_mask;
+      for (std::uint64_t probe = 0; probe <= slot_mask; ++probe) {
+        size_type* const rep = rep_at(p);
+        size_type held = *rep;
         if (held == empty_slot) {
-          size_type const before = atomic_fetch_add(groups, size_type{1});
-          if (before >= max_groups) { atomic_or(overflow, 1u); }
+          held = atomic_cas(rep, empty_slot, i);
+          if (held == empty_slot) {
+            count_group();
+            return static_cast<size_type>(p);
+          }
+        }
+        if (held == i || same_keys(held, i)) { return static_cast<size_type>(p); }
+        p = (p + 1) & slot_mask;
+      }
+      atomic_or(overflow, 1u);
+      return -1;
+    }
+  }
+  // The slot of the group whose keys pack to w (row: one of its rows).
+  COLX_HOST_DEVICE size_type locate_word(std::uint64_t w, size_type row) const {
+    if (w == empty_word) {  // the extra slot
+      std::uint64_t const extra = slot_mask + 1;
+      if (*rep_at(extra) == empty_slot && atomic_cas(rep_at(extra), empty_slot, row) == empty_slot) { count_group(); }
+      return static_cast<size_type>(extra);
+    }
+    std::uint64_t p = mix64(w) & slot_mask;
+    for (std::uint64_t probe = 0; probe <= slot_mask; ++probe) {
+      std::uint64_t* const word = word_at(p);
+      std::uint64_t held = *word;
+      if (held == empty_word) {
+        held = atomic_cas(word, empty_word, w);
+        if (held == empty_word) {
+          *rep_at(p) = row;  // read only after the pass
+          count_group();
           return static_cast<size_type>(p);
         }
       }
-      if (held == i || same_keys(held, i)) { return static_cast<size_type>(p); }
+      if (held == w) { return static_cast<size_type>(p); }
       p = (p + 1) & slot_mask;
     }
     atomic_or(overflow, 1u);
     return -1;
   }
 
+  // What the row loop's caches know a group by (see exec/aggregate_rows.hpp).
+  COLX_HOST_DEVICE std::uint64_t group_id(size_type i) const {
+    if constexpr (packed) {
+      return pack(i);
+    } else {
+      size_type const slot = locate(i);
+      return slot < 0 ? no_group_id : static_cast<std::uint64_t>(slot);
+    }
+  }
+  COLX_HOST_DEVICE bool found(std::uint64_t id) const { return packed || id != no_group_id; }
+  COLX_HOST_DEVICE size_type slot_of(std::uint64_t id, size_type row) const {
+    if constexpr (packed) {
+      return locate_word(id, row);
+    } else {
+      return static_cast<size_type>(id);
+    }
+  }
+
   static COLX_HOST_DEVICE cells identity() {
     return cells(bound_aggregation_traits<Aggs, Inputs>::cell::identity()...);
   }
-  COLX_HOST_DEVICE void add(cells& c, size_type i, size_type slot) const {
-    [&]<std::size_t... K>(std::index_sequence<K...>) { (add_one<K>(c, i, slot), ...); }(std::index_sequence_for<Aggs...>{});
+  COLX_HOST_DEVICE void add(cells& c, size_type i) const {
+    [&]<std::size_t... K>(std::index_sequence<K...>) { (add_one<K>(c, i), ...); }(std::index_sequence_for<Aggs...>{});
   }
-  // Merges c (cells of the group in `slot`) into *dst: the table's cells or a block's.
-  COLX_HOST_DEVICE void merge(cells* dst, size_type slot, cells const& c) const {
-    [&]<std::size_t... K>(std::index_sequence<K...>) {
-      (merge_one<K>(dst, slot, c), ...);
-    }(std::index_sequence_for<Aggs...>{});
+  // Merges c into *dst: the table's cells or a block's.
+  COLX_HOST_DEVICE void merge(cells* dst, cells const& c) const {
+    [&]<std::size_t... K>(std::index_sequence<K...>) { (merge_one<K>(dst, c), ...); }(std::index_sequence_for<Aggs...>{});
   }
 
   template <std::size_t K>
   using traits = bound_aggregation_traits<std::remove_cvref_t<decltype(get<K>(std::declval<tuple<Aggs...> const&>()))>, Inputs>;
 
   template <std::size_t K>
-  COLX_HOST_DEVICE void add_one(cells& c, size_type i, size_type slot) const {
+  COLX_HOST_DEVICE void add_one(cells& c, size_type i) const {
     auto const v = get<K>(aggs).expr(in, i);
     if (traits<K>::counts_nulls || v.valid) {
-      traits<K>::cell::add(get<K>(c), v.value, i, aggregation_context<group_table_fn, K>{this, slot});
+      traits<K>::cell::add(get<K>(c), v.value, i, aggregation_context<group_table_fn, K>{this});
     }
   }
   template <std::size_t K>
-  COLX_HOST_DEVICE void merge_one(cells* dst, size_type slot, cells const& c) const {
-    traits<K>::cell::merge(&get<K>(*dst), get<K>(c), aggregation_context<group_table_fn, K>{this, slot});
+  COLX_HOST_DEVICE std::uint64_t append_key(std::uint64_t w, size_type i) const {
+    using key_t = std::remove_cvref_t<decltype(get<K>(keys))>;
+    using result = expr::result_t<key_t, Inputs>;
+    constexpr int bits = packed_key_bits<key_t, Inputs>();
+    auto const m = get<K>(keys)(in, i);
+    std::uint64_t v = m.valid ? radix_encoding<typename result::value_type>::encode(m.value) : 0;
+    if constexpr (result::nullable) { v = (v << 1) | (m.valid ? 0u : 1u); }
+    if constexpr (bits >= 64) {
+      return v;
+    } else {
+      return (w << bits) | v;
+    }
+  }
+  template <std::size_t K>
+  COLX_HOST_DEVICE void merge_one(cells* dst, cells const& c) const {
+    traits<K>::cell::merge(&get<K>(*dst), get<K>(c), aggregation_context<group_table_fn, K>{this});
   }
 };
 
@@ -273,7 +371,8 @@ struct init_table_fn {
   Fn fn;
   COLX_HOST_DEVICE void operator()(size_type s) const {
     *fn.rep_at(static_cast<std::uint64_t>(s)) = empty_slot;
-    if (fn.entry_bytes > sizeof(size_type)) { *fn.cells_at(s) = Fn::identity(); }
+    if constexpr (Fn::packed) { *fn.word_at(static_cast<std::uint64_t>(s)) = Fn::empty_word; }
+    if (fn.entry_bytes > Fn::sample_entry_bytes) { *fn.cells_at(s) = Fn::identity(); }
   }
 };
 
@@ -293,7 +392,7 @@ struct load_group_fn {
         std::make_index_sequence<NumKeys>{});
     [&]<std::size_t... A>(std::index_sequence<A...>) {
       (put(item, NumKeys + A,
-           Fn::template traits<A>::cell::finish(get<A>(*fn.cells_at(s)), aggregation_context<Fn, A>{&fn, s})),
+           Fn::template traits<A>::cell::finish(get<A>(*fn.cells_at(s)), aggregation_context<Fn, A>{&fn})),
        ...);
     }(std::make_index_sequence<Fn::cells::size>{});
     return item;
@@ -435,15 +534,16 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
     size_type const step = std::max<size_type>(1, n / most_sampled);
     size_type const sampled = std::min(n, most_sampled);
     size_type const sample_capacity = next_power_of_two(4 * sampled);
-    uvector<size_type> sample_slots(sample_capacity, stream, work);
+    size_type const sample_slots = fn_t::table_slots(sample_capacity);
+    buffer sample_table(static_cast<std::size_t>(sample_slots) * fn_t::sample_entry_bytes, stream, work);
     reset_counters();
     fn_t sample = fn;
-    sample.entries = reinterpret_cast<unsigned char*>(sample_slots.data());
-    sample.entry_bytes = sizeof(size_type);
+    sample.entries = static_cast<unsigned char*>(sample_table.data());
+    sample.entry_bytes = fn_t::sample_entry_bytes;
     sample.slot_mask = static_cast<std::uint64_t>(sample_capacity - 1);
     sample.max_groups = sample_capacity;
     on_backend(kind, stream, [&](auto const& exec) {
-      exec.for_each_n(sample_capacity, init_table_fn<fn_t>{sample});
+      exec.for_each_n(sample_slots, init_table_fn<fn_t>{sample});
       exec.for_each_n(sampled, sample_groups_fn<fn_t>{sample, step, counters.data() + 1});
     });
     auto const c = read_counters();
@@ -476,7 +576,8 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
   }
 
   while (true) {
-    std::size_t const bytes = static_cast<std::size_t>(capacity) * fn_t::table_entry_bytes;
+    size_type const slots = fn_t::table_slots(capacity);
+    std::size_t const bytes = static_cast<std::size_t>(slots) * fn_t::table_entry_bytes;
     std::optional<buffer> table;
     try {
       table.emplace(bytes, stream, work);
@@ -491,7 +592,7 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
     fn.max_groups = capacity - capacity / 4;
     reset_counters();
     on_backend(kind, stream, [&](auto const& exec) {
-      exec.for_each_n(capacity, init_table_fn<fn_t>{fn});
+      exec.for_each_n(slots, init_table_fn<fn_t>{fn});
       // Few groups: each block first merges into its own shared-memory table.
       exec.aggregate_rows(n, fn, shared_slots, private_caches);
     });
@@ -504,7 +605,7 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
     auto result = write_frame<out_schema>(groups, masked, types, stream, mr, [&](auto const& views) {
       using store_t = store_row_fn<std::remove_cvref_t<decltype(views)>>;
       return on_backend(kind, stream, [&](auto const& exec) {
-        return exec.select_rows(capacity, group_row_fn<fn_t>{fn}, load_group_fn<fn_t, item, num_keys>{fn}, store_t{views});
+        return exec.select_rows(slots, group_row_fn<fn_t>{fn}, load_group_fn<fn_t, item, num_keys>{fn}, store_t{views});
       });
     });
     if (!options.sorted) { return result; }

@@ -90,24 +90,25 @@ rows_by_group group_rows(Frame const& f, std::tuple<Keys...> const& unbound_keys
   resource_ref const work = get_current_resource(f.kind());
   // At least twice as many slots as rows: every row may be its own group, the table never fills.
   size_type const capacity = next_power_of_two(std::max<size_type>(64, 2 * n));
+  size_type const slots_in_table = fn_t::table_slots(capacity);  // slot numbers below this; no_group is it
   int bits = 1;
-  while ((size_type{1} << bits) <= capacity) { ++bits; }
-  uvector<size_type> table(capacity, stream, work);
+  while ((size_type{1} << bits) <= slots_in_table) { ++bits; }
+  buffer table(static_cast<std::size_t>(slots_in_table) * fn_t::sample_entry_bytes, stream, work);
   uvector<size_type> groups(1, stream, work);
   uvector<std::uint32_t> slots(n, stream, work);
   uvector<std::int32_t> rows(n, stream, work);
   rows_by_group result{uvector<std::int32_t>(n, stream, work), uvector<std::uint32_t>(n, stream, work),
-                       static_cast<std::uint32_t>(capacity)};
+                       static_cast<std::uint32_t>(slots_in_table)};
   fill_bytes(groups.data(), f.kind(), 0, sizeof(size_type), stream);
   fn_t fn{f.inputs(), expr::row_marker{}, keys, tuple<>{}, options.drop_null_keys};
-  fn.entries = reinterpret_cast<unsigned char*>(table.data());
-  fn.entry_bytes = sizeof(size_type);
+  fn.entries = static_cast<unsigned char*>(table.data());
+  fn.entry_bytes = fn_t::sample_entry_bytes;
   fn.slot_mask = static_cast<std::uint64_t>(capacity - 1);
   fn.groups = groups.data();
   fn.max_groups = capacity;
   fn.overflow = reinterpret_cast<unsigned*>(groups.data());  // cannot happen: the table has room for every row
   on_backend(f.kind(), stream, [&](auto const& exec) {
-    exec.for_each_n(capacity, init_table_fn<fn_t>{fn});
+    exec.for_each_n(slots_in_table, init_table_fn<fn_t>{fn});
     exec.for_each_n(n, group_slot_fn<fn_t>{fn, slots.data(), rows.data(), result.no_group});
     exec.sort_pairs(n, slots.data(), result.slots.data(), rows.data(), result.order.data(), bits, false);
   });

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The GPU's hash-aggregation pass (see exec/aggregate_rows.hpp for the row loop): each block may
-// first merge its threads' private cells into a shared-memory table keyed by the global slot, and
-// merge that table into the global one once at the end. With few groups the global table then
-// sees one merge per group per block instead of contention from every thread.
+// first merge its threads' private cells into a shared-memory table keyed by group id (the packed
+// keys, or the global slot), and merge that table into the global one once at the end. With few
+// groups the global table then sees one merge per group per block instead of contention from
+// every thread, and with packed keys a row touches no global memory but its own columns.
 #include <colx/exec/aggregate_rows.hpp>
 #include <colx/exec/atomics.hpp>
 #include <colx/exec/row_keys.hpp>
@@ -13,34 +14,52 @@ namespace colx::gpu::detail {
 template <class Fn>
 struct flush_to_block {
   Fn const* fn;
-  size_type* ids;                  // the global slot of each shared slot, or no_group
-  typename Fn::cells* cells;       // the shared slots' cells
-  unsigned mask;                   // shared slots - 1; 0 without a shared table
-  COLX_DEVICE void operator()(size_type slot, typename Fn::cells const& c) const {
-    fn->merge(target(slot), slot, c);  // one merge site: the cells' merge code is most of the kernel
+  std::uint64_t* ids;         // the group id of each shared slot, or no_group_id
+  size_type* rows;            // a row of each shared slot's group (a packed key's rep row)
+  typename Fn::cells* cells;  // the shared slots' cells
+  unsigned mask;              // shared slots - 1; 0 without a shared table
+  COLX_DEVICE void operator()(std::uint64_t id, size_type row, typename Fn::cells const& c) const {
+    typename Fn::cells* const dst = target(id, row);
+    if (dst != nullptr) { fn->merge(dst, c); }  // one merge site: the cells' merge code is most of the kernel
   }
-  // The block's cells of a slot; the global table's when there is no block table (many groups)
-  // or it is full.
-  COLX_DEVICE typename Fn::cells* target(size_type slot) const {
-    if (mask == 0) { return fn->cells_at(slot); }
-    unsigned s = static_cast<unsigned>(colx::detail::mix64(static_cast<std::uint64_t>(slot))) & mask;
-    for (unsigned probe = 0; probe <= mask && probe < 16; ++probe, s = (s + 1) & mask) {
-      size_type held = ids[s];
-      if (held == colx::detail::no_group) { held = colx::detail::atomic_cas(ids + s, colx::detail::no_group, slot); }
-      if (held == colx::detail::no_group || held == slot) { return cells + s; }
+  // The block's cells of a group; the global table's when there is no block table (many
+  // groups), it is full, or the id is the one a block table cannot hold; null when the global
+  // table is full (the pass is then rerun).
+  COLX_DEVICE typename Fn::cells* target(std::uint64_t id, size_type row) const {
+    if (mask != 0 && id != colx::detail::no_group_id) {
+      unsigned s = static_cast<unsigned>(colx::detail::mix64(id)) & mask;
+      for (unsigned probe = 0; probe <= mask && probe < 16; ++probe, s = (s + 1) & mask) {
+        std::uint64_t held = ids[s];
+        if (held == colx::detail::no_group_id) {
+          held = colx::detail::atomic_cas(ids + s, colx::detail::no_group_id, id);
+          if (held == colx::detail::no_group_id) {
+            rows[s] = row;  // read after the block's barrier
+            return cells + s;
+          }
+        }
+        if (held == id) { return cells + s; }
+      }
     }
-    return fn->cells_at(slot);
+    size_type const slot = fn->slot_of(id, row);
+    return slot < 0 ? nullptr : fn->cells_at(slot);
   }
 };
+
+// Shared memory per block: ids, rows, then cells, for `shared_slots` slots.
+template <class Fn>
+constexpr std::size_t shared_table_bytes(int shared_slots) {
+  return static_cast<std::size_t>(shared_slots) * (sizeof(std::uint64_t) + sizeof(size_type) + sizeof(typename Fn::cells));
+}
 
 template <int Block, int CacheSize, class Fn>
 __global__ void __launch_bounds__(Block) aggregate_rows_kernel(size_type n, Fn fn, int shared_slots) {
   using cells = typename Fn::cells;
-  extern __shared__ size_type shared[];
-  size_type* const ids = shared;
-  cells* const block_cells = reinterpret_cast<cells*>(shared + shared_slots);
+  extern __shared__ std::uint64_t shared[];
+  std::uint64_t* const ids = shared;
+  size_type* const rows = reinterpret_cast<size_type*>(ids + shared_slots);
+  cells* const block_cells = reinterpret_cast<cells*>(rows + shared_slots);
   for (int s = threadIdx.x; s < shared_slots; s += Block) {
-    ids[s] = colx::detail::no_group;
+    ids[s] = colx::detail::no_group_id;
     block_cells[s] = Fn::identity();
   }
   __syncthreads();
@@ -48,11 +67,12 @@ __global__ void __launch_bounds__(Block) aggregate_rows_kernel(size_type n, Fn f
   size_type const first = static_cast<size_type>(blockIdx.x) * Block + threadIdx.x;
   // One row loop for both paths (the test is uniform across the grid): half the code to compile.
   unsigned const mask = shared_slots > 0 ? static_cast<unsigned>(shared_slots - 1) : 0;
-  colx::detail::aggregate_cached<CacheSize>(fn, first, n, step, flush_to_block<Fn>{&fn, ids, block_cells, mask});
+  colx::detail::aggregate_cached<CacheSize>(fn, first, n, step, flush_to_block<Fn>{&fn, ids, rows, block_cells, mask});
   __syncthreads();
   for (int s = threadIdx.x; s < shared_slots; s += Block) {
-    size_type const slot = ids[s];
-    if (slot != colx::detail::no_group) { fn.merge(fn.cells_at(slot), slot, block_cells[s]); }
+    if (ids[s] == colx::detail::no_group_id) { continue; }
+    size_type const slot = fn.slot_of(ids[s], rows[s]);
+    if (slot >= 0) { fn.merge(fn.cells_at(slot), block_cells[s]); }
   }
 }
 

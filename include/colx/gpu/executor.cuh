@@ -173,7 +173,7 @@ struct executor {
     if (n <= 0) { return; }
     size_type const blocks =
         std::max<size_type>(1, std::min<size_type>((n + block_size - 1) / block_size, size_type{4} * detail::multiprocessors()));
-    std::size_t const shared_bytes = static_cast<std::size_t>(shared_slots) * (sizeof(size_type) + sizeof(typename Fn::cells));
+    std::size_t const shared_bytes = detail::shared_table_bytes<Fn>(shared_slots);
     if (tiny) {
       detail::aggregate_rows_kernel<block_size, colx::detail::group_cache_size>
           <<<static_cast<unsigned>(blocks), block_size, shared_bytes, stream.value()>>>(n, fn, shared_slots);
