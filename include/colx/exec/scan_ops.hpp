@@ -22,6 +22,19 @@ struct running_sum {
   }
   static COLX_HOST_DEVICE T identity() { return T{}; }
 };
+// What every value beats: for floats NaN orders last, so min starts there and max at -inf.
+template <class T, bool IsMin>
+constexpr T scan_identity() {
+  if constexpr (std::is_floating_point_v<T>) {
+    return IsMin ? std::numeric_limits<T>::quiet_NaN() : -std::numeric_limits<T>::infinity();
+  } else {
+    return IsMin ? std::numeric_limits<T>::max() : std::numeric_limits<T>::lowest();
+  }
+}
+// A constant, so device code reads it without calling a host constexpr function.
+template <class T, bool IsMin>
+inline constexpr T scan_identity_v = scan_identity<T, IsMin>();
+
 template <class T, bool IsMin>
 struct running_extremum {
   COLX_HOST_DEVICE T operator()(T a, T b) const {
@@ -31,14 +44,7 @@ struct running_extremum {
       return value_less(a, b) ? b : a;
     }
   }
-  // What every value beats: for floats NaN orders last, so min starts there and max at -inf.
-  static COLX_HOST_DEVICE T identity() {
-    if constexpr (std::is_floating_point_v<T>) {
-      return IsMin ? std::numeric_limits<T>::quiet_NaN() : -std::numeric_limits<T>::infinity();
-    } else {
-      return IsMin ? std::numeric_limits<T>::max() : std::numeric_limits<T>::lowest();
-    }
-  }
+  static COLX_HOST_DEVICE T identity() { return scan_identity_v<T, IsMin>; }
 };
 
 }  // namespace colx::detail

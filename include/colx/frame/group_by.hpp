@@ -152,6 +152,9 @@ constexpr int packed_key_bits() {
     return 1000;
   }
 }
+// Constants, so device code reads them without calling a host constexpr function.
+template <class Key, class Inputs>
+inline constexpr int packed_key_bits_v = packed_key_bits<Key, Inputs>();
 
 // What a cell's operations may ask about the group's other rows.
 template <class Fn, std::size_t K>
@@ -209,7 +212,7 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
   // per nullable key) are compared as that word, which the slot keeps: no input row is read
   // again to compare keys, and the caches and block tables know a group by its word without
   // looking it up in the global table.
-  static constexpr int packed_bits = (0 + ... + packed_key_bits<Keys, Inputs>());
+  static constexpr int packed_bits = (0 + ... + packed_key_bits_v<Keys, Inputs>);
   static constexpr bool packed = packed_bits <= 64;
   static constexpr std::size_t word_bytes = packed ? sizeof(std::uint64_t) : 0;
   static constexpr std::uint64_t empty_word = ~std::uint64_t{0};
@@ -335,7 +338,7 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
   COLX_HOST_DEVICE std::uint64_t append_key(std::uint64_t w, size_type i) const {
     using key_t = std::remove_cvref_t<decltype(get<K>(keys))>;
     using result = expr::result_t<key_t, Inputs>;
-    constexpr int bits = packed_key_bits<key_t, Inputs>();
+    constexpr int bits = packed_key_bits_v<key_t, Inputs>;
     auto const m = get<K>(keys)(in, i);
     std::uint64_t v = m.valid ? radix_encoding<typename result::value_type>::encode(m.value) : 0;
     if constexpr (result::nullable) { v = (v << 1) | (m.valid ? 0u : 1u); }
@@ -549,8 +552,11 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
     auto const c = read_counters();
     double const kept_rows = static_cast<double>(n) * static_cast<double>(c[1]) / static_cast<double>(sampled);
     estimated_groups = c[1] == 0 ? 1.0 : estimate_groups(static_cast<double>(c[0]), static_cast<double>(c[1]), kept_rows);
+    // Slots per estimated group: packed keys probe cheaply (a word compare), so their table may
+    // be fuller, and smaller tables stay in L2 longer; others compare keys at rows.
+    constexpr double load_factor = fn_t::packed ? 2.0 : 2.5;
     capacity = std::min(next_power_of_two(std::max<size_type>(64, 2 * n)),
-                        next_power_of_two(std::max<size_type>(64, static_cast<size_type>(estimated_groups * 2.5))));
+                        next_power_of_two(std::max<size_type>(64, static_cast<size_type>(estimated_groups * load_factor))));
   }
 
   int const shared_slots = estimated_groups <= few_groups_limit<cells>() ? shared_table_slots<cells>() : 0;
