@@ -81,8 +81,8 @@ template <class T>
     return a == b;
   }
 }
-template <class M>
-[[nodiscard]] constexpr COLX_HOST_DEVICE bool keys_equal(M const& a, M const& b) noexcept {
+template <class M, class N>
+[[nodiscard]] constexpr COLX_HOST_DEVICE bool keys_equal(M const& a, N const& b) noexcept {
   if (!a.valid || !b.valid) { return !a.valid && !b.valid; }
   return values_equal(a.value, b.value);
 }

@@ -13,6 +13,7 @@
 // a sample of the rows; an estimate that proves too small is detected and the pass rerun.
 #include <colx/exec/aggregate_rows.hpp>
 #include <colx/exec/group_cells.hpp>
+#include <colx/exec/packed_keys.hpp>
 #include <colx/exec/row_keys.hpp>
 #include <colx/frame/explain.hpp>
 #include <colx/frame/gather.hpp>
@@ -140,21 +141,6 @@ inline constexpr size_type empty_slot = -1;
 template <class Inputs, class Pred, class Keys, class Aggs>
 struct group_table_fn;
 
-// Bits of a key in a packed key word: its value's order-preserving encoding (one per value: NaNs
-// are one NaN, -0.0 is 0.0, as group keys compare), plus a null bit when it can be null; 1000
-// when it has no fixed-width encoding (strings, decimal128).
-template <class Key, class Inputs>
-constexpr int packed_key_bits() {
-  using result = expr::result_t<Key, Inputs>;
-  if constexpr (radix_encoding<typename result::value_type>::exists) {
-    return radix_encoding<typename result::value_type>::bits + (result::nullable ? 1 : 0);
-  } else {
-    return 1000;
-  }
-}
-// Constants, so device code reads them without calling a host constexpr function.
-template <class Key, class Inputs>
-inline constexpr int packed_key_bits_v = packed_key_bits<Key, Inputs>();
 
 // What a cell's operations may ask about the group's other rows.
 template <class Fn, std::size_t K>
@@ -212,8 +198,7 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
   // per nullable key) are compared as that word, which the slot keeps: no input row is read
   // again to compare keys, and the caches and block tables know a group by its word without
   // looking it up in the global table.
-  static constexpr int packed_bits = (0 + ... + packed_key_bits_v<Keys, Inputs>);
-  static constexpr bool packed = packed_bits <= 64;
+  static constexpr bool packed = keys_pack_v<Inputs, Keys...>;
   static constexpr std::size_t word_bytes = packed ? sizeof(std::uint64_t) : 0;
   static constexpr std::uint64_t empty_word = ~std::uint64_t{0};
 
@@ -233,9 +218,8 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
   [[nodiscard]] static constexpr size_type table_slots(size_type capacity) { return capacity + (packed ? 1 : 0); }
 
   COLX_HOST_DEVICE std::uint64_t pack(size_type i) const {
-    std::uint64_t w = 0;
-    [&]<std::size_t... K>(std::index_sequence<K...>) { ((w = append_key<K>(w, i)), ...); }(std::index_sequence_for<Keys...>{});
-    return w;
+    return [&]<std::size_t... K>(std::index_sequence<K...>) { return pack_keys(in, i, get<K>(keys)...); }(
+        std::index_sequence_for<Keys...>{});
   }
 
   // A new group took a slot: count it, and flag the pass for a rerun when the table is too full.
@@ -332,20 +316,6 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
     auto const v = get<K>(aggs).expr(in, i);
     if (traits<K>::counts_nulls || v.valid) {
       traits<K>::cell::add(get<K>(c), v.value, i, aggregation_context<group_table_fn, K>{this});
-    }
-  }
-  template <std::size_t K>
-  COLX_HOST_DEVICE std::uint64_t append_key(std::uint64_t w, size_type i) const {
-    using key_t = std::remove_cvref_t<decltype(get<K>(keys))>;
-    using result = expr::result_t<key_t, Inputs>;
-    constexpr int bits = packed_key_bits_v<key_t, Inputs>;
-    auto const m = get<K>(keys)(in, i);
-    std::uint64_t v = m.valid ? radix_encoding<typename result::value_type>::encode(m.value) : 0;
-    if constexpr (result::nullable) { v = (v << 1) | (m.valid ? 0u : 1u); }
-    if constexpr (bits >= 64) {
-      return v;
-    } else {
-      return (w << bits) | v;
     }
   }
   template <std::size_t K>

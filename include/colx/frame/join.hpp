@@ -2,14 +2,16 @@
 #pragma once
 // Hash joins on one or more key columns: inner, left, right, full, semi and anti.
 //
-// The build side (the right frame) goes into an open-addressing multimap: one 64-bit entry per
-// row, the high half a tag of the key's hash and the low half the row, so duplicate keys take
-// several entries and most non-matches are rejected without reading the build keys. The probe
+// The build side (the right frame) goes into an open-addressing multimap with one entry per row,
+// so duplicate keys take several entries. Keys that pack into one 64-bit word (exec/packed_keys.hpp)
+// are kept in the entry beside the row and compared there; other keys leave a 32-bit tag of their
+// hash beside the row, so most non-matches are rejected without reading the build keys. The probe
 // side (the left frame, with its pending filter) is walked twice: once counting each row's output
 // rows (a scan gives where each row's output starts), once writing them, gathering every output
 // column in that same pass. Output rows come in probe order; a probe row's matches come in an
 // unspecified order. Null keys match nothing unless join_options::nulls_equal.
 #include <colx/exec/atomics.hpp>
+#include <colx/exec/packed_keys.hpp>
 #include <colx/exec/row_keys.hpp>
 #include <colx/frame/gather.hpp>
 #include <colx/frame/pipeline.hpp>
@@ -48,7 +50,25 @@ template <class Inputs, class Keys>
 struct key_columns;
 template <class Inputs, class... Keys>
 struct key_columns<Inputs, tuple<Keys...>> {
+  // Keys that fit one word are kept in the table beside the row and compared there.
+  static constexpr bool packed = keys_pack_v<Inputs, Keys...>;
+  using inputs_type = Inputs;
   Inputs in;
+  COLX_HOST_DEVICE std::uint64_t pack(size_type i) const { return pack_keys(in, i, Keys{}...); }
+  // Row i's keys packed as `Layout` (the build side's keys) packs its own; ok becomes false for a
+  // null key that the build side cannot match.
+  template <class Layout>
+  COLX_HOST_DEVICE std::uint64_t pack_as(size_type i, bool& ok) const {
+    return pack_as<Layout>(i, ok, std::index_sequence_for<Keys...>{});
+  }
+  template <class Layout, std::size_t... K>
+  COLX_HOST_DEVICE std::uint64_t pack_as(size_type i, bool& ok, std::index_sequence<K...>) const {
+    std::uint64_t w = 0;
+    ((w = append_packed_key_as<std::tuple_element_t<K, typename Layout::key_list>, typename Layout::inputs_type>(
+          w, std::tuple_element_t<K, std::tuple<Keys...>>{}, in, i, ok)),
+     ...);
+    return w;
+  }
   COLX_HOST_DEVICE std::uint64_t hash(size_type i) const {
     std::uint64_t h = 0x2545f4914f6cdd1dull;
     ((h = hash_combine(h, hash_key(Keys{}(in, i)))), ...);
@@ -76,10 +96,20 @@ struct build_entries_fn {
   bool nulls_equal;
   COLX_HOST_DEVICE void operator()(size_type r) const {
     if (!nulls_equal && !keys.all_valid(r)) { return; }  // can never match
-    std::uint64_t const h = keys.hash(r);
-    std::uint64_t const entry = (h & 0xffffffff00000000ull) | static_cast<std::uint64_t>(r);
-    for (std::uint64_t p = h & mask;; p = (p + 1) & mask) {
-      if (atomic_cas(slots + p, empty_entry, entry) == empty_entry) { return; }
+    if constexpr (Keys::packed) {  // slot p: words 2p (the keys) and 2p + 1 (the row)
+      std::uint64_t const w = keys.pack(r);
+      for (std::uint64_t p = mix64(w) & mask;; p = (p + 1) & mask) {
+        if (atomic_cas(slots + 2 * p + 1, empty_entry, static_cast<std::uint64_t>(r)) == empty_entry) {
+          slots[2 * p] = w;  // read only by probes, after this pass
+          return;
+        }
+      }
+    } else {
+      std::uint64_t const h = keys.hash(r);
+      std::uint64_t const entry = (h & 0xffffffff00000000ull) | static_cast<std::uint64_t>(r);
+      for (std::uint64_t p = h & mask;; p = (p + 1) & mask) {
+        if (atomic_cas(slots + p, empty_entry, entry) == empty_entry) { return; }
+      }
     }
   }
 };
@@ -89,6 +119,10 @@ inline size_type next_table_size(size_type rows) {
   while (p < 2 * rows) { p <<= 1; }
   return p;
 }
+
+// Words of the table: one per slot (tag and row), two with packed keys (keys, row).
+template <class Keys>
+inline constexpr std::size_t words_per_slot = Keys::packed ? 2 : 1;
 
 struct fill_entries_fn {
   std::uint64_t* slots;
@@ -108,11 +142,12 @@ class join_build {
 
   join_build(Frame f, join_options options, stream_ref stream)
       : _frame(std::move(f)), _options(options),
-        _slots(std::make_shared<uvector<std::uint64_t>>(detail::next_table_size(_frame.num_rows()), stream,
-                                                         get_current_resource(_frame.kind()))) {
+        _slots(std::make_shared<uvector<std::uint64_t>>(
+            detail::next_table_size(_frame.num_rows()) * static_cast<size_type>(detail::words_per_slot<key_columns>), stream,
+            get_current_resource(_frame.kind()))) {
     COLX_EXPECTS(_frame.num_rows() < (size_type{1} << 32) - 1, "join: the build side has ", _frame.num_rows(),
                  " rows; at most 2^32 - 2 are supported");
-    _mask = static_cast<std::uint64_t>(_slots->size() - 1);
+    _mask = static_cast<std::uint64_t>(detail::next_table_size(_frame.num_rows()) - 1);
     on_backend(_frame.kind(), stream, [&](auto const& exec) {
       exec.for_each_n(_slots->size(), detail::fill_entries_fn{_slots->data()});
       exec.for_each_n(_frame.num_rows(), detail::build_entries_fn<key_columns>{key_columns{_frame.inputs()}, _slots->data(),
@@ -161,15 +196,26 @@ struct probe_fn {
   COLX_HOST_DEVICE size_type for_each_match(size_type i, Visit const& visit) const {
     ProbeKeys const keys{in};
     if (!nulls_equal && !keys.all_valid(i)) { return 0; }
-    std::uint64_t const h = keys.hash(i);
-    std::uint64_t const tag = h & 0xffffffff00000000ull;
     size_type matches = 0;
-    for (std::uint64_t p = h & mask;; p = (p + 1) & mask) {
-      std::uint64_t const e = slots[p];
-      if (e == empty_entry) { break; }
-      if ((e & 0xffffffff00000000ull) == tag) {
-        auto const r = static_cast<size_type>(e & 0xffffffffull);
-        if (keys.equal(i, build, r)) { visit(r, matches++); }
+    if constexpr (BuildKeys::packed) {
+      bool ok = true;
+      std::uint64_t const w = keys.template pack_as<BuildKeys>(i, ok);
+      if (!ok) { return 0; }
+      for (std::uint64_t p = mix64(w) & mask;; p = (p + 1) & mask) {
+        std::uint64_t const r = slots[2 * p + 1];
+        if (r == empty_entry) { break; }
+        if (slots[2 * p] == w) { visit(static_cast<size_type>(r), matches++); }
+      }
+    } else {
+      std::uint64_t const h = keys.hash(i);
+      std::uint64_t const tag = h & 0xffffffff00000000ull;
+      for (std::uint64_t p = h & mask;; p = (p + 1) & mask) {
+        std::uint64_t const e = slots[p];
+        if (e == empty_entry) { break; }
+        if ((e & 0xffffffff00000000ull) == tag) {
+          auto const r = static_cast<size_type>(e & 0xffffffffull);
+          if (keys.equal(i, build, r)) { visit(r, matches++); }
+        }
       }
     }
     return matches;
