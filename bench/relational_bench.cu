@@ -10,7 +10,10 @@
 #include <colx/tpch/queries.hpp>
 
 #include <cub/device/device_radix_sort.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cuda/std/functional>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -121,15 +124,34 @@ void sorts(context& ctx, size_type n) {
 
 void group_bys(context& ctx, size_type n) {
   using S = schema<field<"k", std::int64_t, not_null>, field<"v", double, not_null>>;
+  // The unfused way, for comparison: CUB sorts (key, value) pairs, then reduces runs of equal keys.
+  uvector<std::int64_t> sorted_keys(n, stream_ref{}), unique_keys(n, stream_ref{});
+  uvector<double> sorted_values(n, stream_ref{}), sums(n, stream_ref{});
+  uvector<int> runs(1, stream_ref{});
   for (std::uint64_t groups : {std::uint64_t{1000}, std::uint64_t{1000000}, std::uint64_t{10000000}}) {
     frame<S> const f(keys(n, 11, groups), doubles(n, 5));
+    std::size_t sort_bytes = 0;
+    std::size_t reduce_bytes = 0;
+    COLX_CUDA_TRY(cub::DeviceRadixSort::SortPairs(nullptr, sort_bytes, f["k"_c].data(), sorted_keys.data(), f["v"_c].data(),
+                                                  sorted_values.data(), n));
+    COLX_CUDA_TRY(cub::DeviceReduce::ReduceByKey(nullptr, reduce_bytes, sorted_keys.data(), unique_keys.data(),
+                                                 sorted_values.data(), sums.data(), runs.data(), ::cuda::std::plus<>{}, n));
+    uvector<char> temp(static_cast<size_type>(std::max(sort_bytes, reduce_bytes)), stream_ref{});
+    double const unfused_ms = ctx.time([&] {
+      COLX_CUDA_TRY(cub::DeviceRadixSort::SortPairs(temp.data(), sort_bytes, f["k"_c].data(), sorted_keys.data(),
+                                                    f["v"_c].data(), sorted_values.data(), n));
+      COLX_CUDA_TRY(cub::DeviceReduce::ReduceByKey(temp.data(), reduce_bytes, sorted_keys.data(), unique_keys.data(),
+                                                   sorted_values.data(), sums.data(), runs.data(), ::cuda::std::plus<>{}, n));
+    });
+    std::string const shape = std::to_string(n / 1000000) + "M rows, " + std::to_string(groups) + " keys";
+    ctx.report("CUB SortPairs + ReduceByKey (unfused), " + shape, unfused_ms, 16.0 * n, n);
     size_type found = 0;
     double const ms = ctx.time([&] {
       auto const r = f | group_by("k"_c) | aggregate(sum("v"_c).as<"s">());
       found = r.num_rows();
     });
     ctx.report("group_by(k) sum(v), " + std::to_string(n / 1000000) + "M rows, " + std::to_string(found) + " groups", ms,
-               16.0 * n, n);
+               16.0 * n, n, unfused_ms, "sort + reduce");
   }
 }
 
