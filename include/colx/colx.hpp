@@ -24,6 +24,7 @@
 #include <colx/frame/frame.hpp>
 #include <colx/frame/gather.hpp>
 #include <colx/frame/group_by.hpp>
+#include <colx/frame/index.hpp>
 #include <colx/frame/distinct.hpp>
 #include <colx/frame/join.hpp>
 #include <colx/frame/lazy.hpp>

@@ -25,6 +25,16 @@ using input_view_t = std::conditional_t<std::is_same_v<T, string_view>, strings_
 template <class Schema>
 class frame;
 
+// The row labels every frame has unless an index is set (frame/index.hpp): start, start + step,
+// ... Never materialised: a slice, head or tail keeps its rows' labels by moving the start;
+// other operations number their result from 0.
+struct range_index {
+  size_type start = 0;
+  size_type step = 1;
+  [[nodiscard]] constexpr size_type label(size_type row) const noexcept { return start + row * step; }
+  friend constexpr bool operator==(range_index, range_index) = default;
+};
+
 template <class... Fields>
 class frame<schema<Fields...>> {
  public:
@@ -43,6 +53,13 @@ class frame<schema<Fields...>> {
   }
 
   [[nodiscard]] size_type num_rows() const noexcept { return std::get<0>(_columns)->size(); }
+  [[nodiscard]] range_index index() const noexcept { return _index; }
+  // The same columns (shared) under other row labels.
+  [[nodiscard]] frame with_index(range_index index) const {
+    frame out = *this;
+    out._index = index;
+    return out;
+  }
   [[nodiscard]] static constexpr std::size_t num_columns() noexcept { return sizeof...(Fields); }
   [[nodiscard]] memory_kind kind() const noexcept { return std::get<0>(_columns)->kind(); }
 
@@ -92,6 +109,7 @@ class frame<schema<Fields...>> {
   }
 
   std::tuple<std::shared_ptr<column_storage_t<typename Fields::type> const>...> _columns;
+  range_index _index{};
 };
 
 }  // namespace colx

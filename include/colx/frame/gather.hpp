@@ -164,12 +164,13 @@ template <class Schema>
                                   resource_ref mr = get_current_resource()) {
   COLX_EXPECTS_AS(out_of_range, 0 <= begin && begin <= end && end <= f.num_rows(), "slice [", begin, ", ", end,
                   ") is outside a frame of ", f.num_rows(), " rows");
+  range_index const labels{f.index().label(begin), f.index().step};  // the rows keep their labels
   return [&]<std::size_t... C>(std::index_sequence<C...>) {
     auto const copy_of = [&](auto const& c) {
       any_column_view const v = c;
       return std::remove_cvref_t<decltype(c)>(copy(v.slice(begin, end, stream), stream, mr));
     };
-    return frame<Schema>(copy_of(f.template column_at<C>())...);
+    return frame<Schema>(copy_of(f.template column_at<C>())...).with_index(labels);
   }(std::make_index_sequence<Schema::size>{});
 }
 // The first (last) n rows, or all of them when there are fewer.

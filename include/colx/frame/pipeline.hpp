@@ -216,7 +216,8 @@ auto with_columns_impl(Frame const& f, std::tuple<Named...> const& named, stream
   (count_nulls(std::get<K>(outputs)), ...);
   return [&]<std::size_t... I>(std::index_sequence<I...>) {
     return frame<out_schema>(f.template shared_column_at<I>()...,
-                             std::make_shared<std::remove_cvref_t<decltype(std::get<K>(outputs))> const>(std::move(std::get<K>(outputs)))...);
+                             std::make_shared<std::remove_cvref_t<decltype(std::get<K>(outputs))> const>(std::move(std::get<K>(outputs)))...)
+        .with_index(f.index());
   }(std::make_index_sequence<schema_type::size>{});
 }
 

@@ -49,7 +49,8 @@ using selected_field = field<selected<C>::name, typename field_of<Schema, typena
 template <class Schema, class... Cols>
 [[nodiscard]] auto operator|(frame<Schema> const& f, select_stage<Cols...>) {
   using out = schema<detail::selected_field<Schema, Cols>...>;
-  return frame<out>(f.template shared_column_at<Schema::template index_of<typename detail::selected<Cols>::source>>()...);
+  return frame<out>(f.template shared_column_at<Schema::template index_of<typename detail::selected<Cols>::source>>()...)
+      .with_index(f.index());
 }
 template <class Frame, class P, class... Cols>
 [[nodiscard]] auto operator|(filtered<Frame, P> const& f, select_stage<Cols...> s) {

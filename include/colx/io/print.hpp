@@ -298,19 +298,19 @@ inline std::string pad_right(std::string_view s, std::size_t width) {
 }
 
 // The row labels, with "" standing for the truncation line.
-inline std::vector<std::string> row_labels(shown_rows const& rows) {
+inline std::vector<std::string> row_labels(shown_rows const& rows, range_index index) {
   std::vector<std::string> labels;
-  for (size_type r = 0; r < rows.head; ++r) { labels.push_back(integer_text(r)); }
+  for (size_type r = 0; r < rows.head; ++r) { labels.push_back(integer_text(index.label(r))); }
   if (rows.truncated()) { labels.emplace_back(); }
-  for (size_type r = rows.num_rows - rows.tail; r < rows.num_rows; ++r) { labels.push_back(integer_text(r)); }
+  for (size_type r = rows.num_rows - rows.tail; r < rows.num_rows; ++r) { labels.push_back(integer_text(index.label(r))); }
   return labels;
 }
 
 inline std::string dots(std::size_t width) { return width > 3 ? "..." : ".."; }
 
 // The lines of text, header first. A frame without rows has no labels column.
-inline std::string layout(std::vector<text_column> const& columns, shown_rows const& rows) {
-  std::vector<std::string> const labels = row_labels(rows);
+inline std::string layout(std::vector<text_column> const& columns, shown_rows const& rows, range_index index) {
+  std::vector<std::string> const labels = row_labels(rows, index);
   std::size_t label_width = 0;
   for (auto const& l : labels) { label_width = std::max(label_width, display_width(l)); }
   if (rows.truncated()) { label_width = std::max<std::size_t>(label_width, 2); }
@@ -346,7 +346,7 @@ inline std::string layout(std::vector<text_column> const& columns, shown_rows co
 template <class Schema>
 [[nodiscard]] std::string to_string(frame<Schema> const& f, print_options const& options = {}) {
   detail::shown_rows const rows = detail::choose_rows(f.num_rows(), options);
-  std::string out = detail::layout(detail::text_columns(f, rows, options), rows);
+  std::string out = detail::layout(detail::text_columns(f, rows, options), rows, f.index());
   if (rows.truncated() || rows.num_rows == 0) {
     out += "\n\n[";
     out += detail::integer_text(rows.num_rows);
