@@ -5,8 +5,7 @@
 // `flush` only to make room, and at the end: with few groups a thread flushes a handful of times
 // in all, whatever the number of rows.
 //
-// The aggregation Fn provides: keep(i) (the row passes the filter), packed (whether its keys pack
-// into one word) and same_keys(a, b) (rows a and b have equal keys), group_id(i) (what the caches
+// The aggregation Fn provides: keep(i) (the row passes the filter), group_id(i) (what the caches
 // know row i's group by: its packed keys, or its slot in the table) and found(id) (false when the
 // table had no room), slot_of(id, row) (the table slot, inserting the group with `row` as its
 // first row; -1 when full), Fn::identity() (empty cells), add(cells&, i), merge(cells* dst,
@@ -40,33 +39,17 @@ COLX_HOST_DEVICE void aggregate_cached(Fn const& fn, size_type first, size_type 
   int victim = 0;
   for (size_type i = first; i < last; i += step) {
     if (!fn.keep(i)) { continue; }
+    std::uint64_t const id = fn.group_id(i);
+    if (!fn.found(id)) { continue; }
     bool hit = false;
-    std::uint64_t id = no_group_id;
-    if constexpr (!Fn::packed && CacheSize > 1) {
-      // A handful of groups whose keys do not pack (strings): compare row i's keys with each
-      // cached group's first row, and hash and look up the keys only when none matches.
-      COLX_UNROLL
-      for (int k = 0; k < CacheSize; ++k) {
-        if (!hit && used[k] && fn.same_keys(rows[k], i)) {
-          fn.add(cache[k], i);
-          hit = true;
-        }
+    COLX_UNROLL
+    for (int k = 0; k < CacheSize; ++k) {
+      if (used[k] && ids[k] == id) {
+        fn.add(cache[k], i);
+        hit = true;
       }
-      if (hit) { continue; }
-      id = fn.group_id(i);
-      if (!fn.found(id)) { continue; }
-    } else {
-      id = fn.group_id(i);
-      if (!fn.found(id)) { continue; }
-      COLX_UNROLL
-      for (int k = 0; k < CacheSize; ++k) {
-        if (used[k] && ids[k] == id) {
-          fn.add(cache[k], i);
-          hit = true;
-        }
-      }
-      if (hit) { continue; }
     }
+    if (hit) { continue; }
     COLX_UNROLL
     for (int k = 0; k < CacheSize; ++k) {
       if (k == victim) {
