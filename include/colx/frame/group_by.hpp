@@ -80,22 +80,6 @@ template <class Frame, class P, class... Keys>
 
 namespace detail {
 
-template <class Source>
-auto const& unfiltered_source(Source const& s) {
-  if constexpr (requires { s.predicate(); }) {
-    return s.source();
-  } else {
-    return s;
-  }
-}
-template <class Source>
-auto predicate_of_source(Source const& s) {
-  if constexpr (requires { s.predicate(); }) {
-    return s.predicate();
-  } else {
-    return expr::row_marker{};
-  }
-}
 
 // ---- keys and aggregations: names, bound expressions, output fields --------------------------------
 
@@ -596,11 +580,8 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
 template <class Source, class... Keys, class... Named>
 [[nodiscard]] auto run(grouped<Source, Keys...> const& g, aggregate_stage<Named...> const& a, stream_ref stream,
                        resource_ref mr = get_current_resource()) {
-  if constexpr (requires { g.source.predicate(); }) {
-    return detail::aggregate_impl(g.source.source(), g.source.predicate(), g.stage.keys, g.stage.options, a.aggs, stream, mr);
-  } else {
-    return detail::aggregate_impl(g.source, expr::row_marker{}, g.stage.keys, g.stage.options, a.aggs, stream, mr);
-  }
+  return detail::aggregate_impl(detail::unfiltered_source(g.source), detail::predicate_of_source(g.source), g.stage.keys,
+                                g.stage.options, a.aggs, stream, mr);
 }
 // The plan of a group-by: the pass, the path a sample of its rows chose, and the least bytes.
 template <class Source, class... Keys, class... Named>
@@ -642,14 +623,7 @@ template <class Source, class... Keys, class... Named>
 
 template <class Source, class... Keys, class... Named>
 [[nodiscard]] auto operator|(grouped<Source, Keys...> const& g, aggregate_stage<Named...> const& a) {
-  memory_kind const kind = [&] {
-    if constexpr (requires { g.source.predicate(); }) {
-      return g.source.source().kind();
-    } else {
-      return g.source.kind();
-    }
-  }();
-  return run(g, a, stream_ref{}, get_current_resource(kind));
+  return run(g, a, stream_ref{}, get_current_resource(detail::unfiltered_source(g.source).kind()));
 }
 
 }  // namespace colx

@@ -486,22 +486,6 @@ std::pair<uvector<size_type>, uvector<size_type>> join_rows_impl(ProbeFrame cons
   return {std::move(left_rows), std::move(right_rows)};
 }
 
-template <class Frame>
-auto const& unfiltered(Frame const& f) {
-  if constexpr (requires { f.predicate(); }) {
-    return f.source();
-  } else {
-    return f;
-  }
-}
-template <class Frame>
-auto predicate_of(Frame const& f) {
-  if constexpr (requires { f.predicate(); }) {
-    return f.predicate();
-  } else {
-    return expr::row_marker{};
-  }
-}
 
 template <class Right>
 auto as_build(Right const& right, auto keys, join_options options, stream_ref stream) {
@@ -536,7 +520,7 @@ template <join_kind How = join_kind::inner, class Right, class... K>
 }
 
 template <class Left, join_kind How, class Right, class LeftKeys, class RightKeys>
-  requires requires(Left const& l) { detail::unfiltered(l).inputs(); }
+  requires requires(Left const& l) { detail::unfiltered_source(l).inputs(); }
 [[nodiscard]] auto run(Left const& left, join_stage<How, Right, LeftKeys, RightKeys> const& s, stream_ref stream,
                        resource_ref mr = get_current_resource()) {
   if constexpr (requires { s.right.slots(); }) {
@@ -544,7 +528,7 @@ template <class Left, join_kind How, class Right, class LeftKeys, class RightKey
                   "colx::join: a join_build is probed with the keys it was built on");
   }
   auto const built = detail::as_build(s.right, RightKeys{}, s.options, stream);
-  return detail::join_impl<How>(detail::unfiltered(left), detail::predicate_of(left), built, LeftKeys{}, stream, mr);
+  return detail::join_impl<How>(detail::unfiltered_source(left), detail::predicate_of_source(left), built, LeftKeys{}, stream, mr);
 }
 template <class Schema, join_kind How, class Right, class LeftKeys, class RightKeys>
 [[nodiscard]] auto operator|(frame<Schema> const& left, join_stage<How, Right, LeftKeys, RightKeys> const& s) {
@@ -562,7 +546,7 @@ template <join_kind How = join_kind::inner, class Left, class Right, class... L,
                                                                            join_options options = {}, stream_ref stream = {},
                                                                            resource_ref mr = get_current_resource()) {
   auto const built = detail::as_build(right, right_on, options, stream);
-  return detail::join_rows_impl<How>(detail::unfiltered(left), detail::predicate_of(left), built, left_on, stream, mr);
+  return detail::join_rows_impl<How>(detail::unfiltered_source(left), detail::predicate_of_source(left), built, left_on, stream, mr);
 }
 
 }  // namespace colx

@@ -86,6 +86,27 @@ class filtered {
   Pred _pred;
 };
 
+namespace detail {
+// A stage's source is a frame or a filtered frame: the frame, and the predicate (every row when
+// there is none).
+template <class Source>
+auto const& unfiltered_source(Source const& s) {
+  if constexpr (requires { s.predicate(); }) {
+    return s.source();
+  } else {
+    return s;
+  }
+}
+template <class Source>
+auto predicate_of_source(Source const& s) {
+  if constexpr (requires { s.predicate(); }) {
+    return s.predicate();
+  } else {
+    return expr::row_marker{};
+  }
+}
+}  // namespace detail
+
 template <class Schema, class P>
 [[nodiscard]] auto operator|(frame<Schema> const& f, filter_stage<P> const& s) {
   return filtered<frame<Schema>, P>(f, s.pred);
