@@ -106,12 +106,12 @@ TEST_CASE("column: column<T> from values and a mask", "[column]") {
     CHECK(untyped.head() == c.data());
     CHECK(untyped.null_mask() == c.null_mask());
     CHECK(untyped.null_count() == 200);
-    CHECK(c.untyped().data().data() == c.data());
+    CHECK(c.untyped().data().read() == c.data());
 
     // A column moves into an any_column and back without copying.
     auto const* data = c.data();
     colx::any_column a = std::move(c).release();
-    CHECK(a.data().data() == data);
+    CHECK(a.data().read() == data);
     colx::column<std::int32_t> back(std::move(a));
     CHECK(back.data() == data);
     CHECK(back.null_count() == 200);
@@ -570,7 +570,7 @@ TEST_CASE("table: columns, select and slice", "[column][table]") {
   columns.push_back(colx::make_column(ints, {}, backend_resource()).release());
   columns.push_back(colx::make_column(doubles, {}, backend_resource()).release());
   columns.push_back(colx::sequence<std::int64_t>(100, 0, 2, {}, backend_resource()).release());
-  auto const* first_data = columns[0].data().data();
+  auto const* first_data = columns[0].data().read();
   colx::table const t(std::move(columns));
   CHECK(t.num_rows() == 100);
   CHECK(t.num_columns() == 3);

@@ -3,9 +3,11 @@
 // An owning, run-time typed column: data buffer, validity mask (empty when the column has no
 // nulls), null count and children (a strings column's offsets; its data buffer is the chars).
 // The typed owners column<T> and strings_column wrap one of these, so moving between the typed
-// and untyped faces never copies.
+// and untyped faces never copies. The buffers are shared_buffers: copying a column is a shallow
+// copy that shares memory, and the buffer rules (copy-on-write, spilling, exposure) apply to
+// every access through it.
 #include <colx/column/any_column_view.hpp>
-#include <colx/memory/buffer.hpp>
+#include <colx/memory/shared_buffer.hpp>
 #include <colx/types/type_dispatch.hpp>
 
 #include <utility>
@@ -19,6 +21,12 @@ class any_column {
 
   // Takes ownership of the buffers; checks that they can hold `size` rows of `type`.
   any_column(data_type type, size_type size, buffer data, buffer mask = {}, size_type null_count = 0,
+             std::vector<any_column> children = {})
+      : any_column(type, size, shared_buffer(std::move(data)), shared_buffer(std::move(mask)), null_count,
+                   std::move(children)) {}
+
+  // Shares the buffers (a shallow column over memory owned elsewhere, foreign memory included).
+  any_column(data_type type, size_type size, shared_buffer data, shared_buffer mask, size_type null_count = 0,
              std::vector<any_column> children = {})
       : _type(type), _size(size), _null_count(null_count), _data(std::move(data)), _mask(std::move(mask)),
         _children(std::move(children)) {
@@ -60,8 +68,9 @@ class any_column {
     }
     return *this;
   }
-  any_column(any_column const&) = delete;  // deep copies are explicit: colx::copy(view, stream, mr)
-  any_column& operator=(any_column const&) = delete;
+  // Shallow: the copy shares the buffers. Deep copies are explicit: colx::copy(view, stream, mr).
+  any_column(any_column const&) = default;
+  any_column& operator=(any_column const&) = default;
 
   [[nodiscard]] data_type type() const noexcept { return _type; }
   [[nodiscard]] size_type size() const noexcept { return _size; }
@@ -72,11 +81,21 @@ class any_column {
   [[nodiscard]] memory_kind kind() const noexcept { return _data.kind(); }
   [[nodiscard]] std::vector<any_column> const& children() const noexcept { return _children; }
 
-  [[nodiscard]] buffer const& data() const noexcept { return _data; }
-  [[nodiscard]] buffer const& mask() const noexcept { return _mask; }
-  // Writable access for code that fills the column it owns; the null count is the caller's to keep.
-  [[nodiscard]] void* mutable_data() noexcept { return _data.data(); }
-  [[nodiscard]] bitmask_type* mutable_null_mask() noexcept { return static_cast<bitmask_type*>(_mask.data()); }
+  [[nodiscard]] shared_buffer const& data() const noexcept { return _data; }
+  [[nodiscard]] shared_buffer const& mask() const noexcept { return _mask; }
+  // Writable access; under copy-on-write, memory shared with another column is copied first.
+  // The null count is the caller's to keep.
+  [[nodiscard]] void* mutable_data(stream_ref stream = {}) { return _data.write(stream); }
+  [[nodiscard]] bitmask_type* mutable_null_mask(stream_ref stream = {}) {
+    return static_cast<bitmask_type*>(_mask.write(stream));
+  }
+  // Every buffer of the column and its children exposed (interop hands out their addresses).
+  void expose(stream_ref stream = {}) {
+    (void)_data.expose(stream);
+    (void)_mask.expose(stream);
+    for (auto& c : _children) { c.expose(stream); }
+  }
+  [[nodiscard]] std::vector<any_column>& mutable_children() noexcept { return _children; }
   void set_null_count(size_type null_count) {
     COLX_EXPECTS(0 <= null_count && null_count <= _size && (nullable() || null_count == 0), "null count ", null_count,
                  " is impossible for this column");
@@ -87,15 +106,15 @@ class any_column {
     std::vector<any_column_view> children;
     children.reserve(_children.size());
     for (auto const& c : _children) { children.push_back(c.view()); }
-    return any_column_view(_type, _size, _data.data(), _data.kind(), static_cast<bitmask_type const*>(_mask.data()),
+    return any_column_view(_type, _size, _data.read(), _data.kind(), static_cast<bitmask_type const*>(_mask.read()),
                            _null_count, 0, std::move(children));
   }
   operator any_column_view() const { return view(); }  // NOLINT
 
   // The parts, for whoever takes them over.
   struct contents {
-    buffer data;
-    buffer mask;
+    shared_buffer data;
+    shared_buffer mask;
     std::vector<any_column> children;
   };
   [[nodiscard]] contents release() && noexcept {
@@ -107,8 +126,8 @@ class any_column {
   data_type _type{};
   size_type _size = 0;
   size_type _null_count = 0;
-  buffer _data;
-  buffer _mask;
+  shared_buffer _data;
+  shared_buffer _mask;
   std::vector<any_column> _children;
 };
 

@@ -75,6 +75,20 @@ struct bitmask_slice {
   return (end - begin) - count_set_bits(mask, begin, end, kind, stream);
 }
 
+// One bit of a mask in memory of any kind, read or written from the host (synchronises).
+[[nodiscard]] inline bool bit_is_set(bitmask_type const* mask, size_type bit, memory_kind kind, stream_ref stream) {
+  bitmask_type word = 0;
+  detail::copy_bytes(&word, memory_kind::host, mask + bit / bits_per_word, kind, sizeof word, stream);
+  return bit_is_set(&word, bit % bits_per_word);
+}
+inline void set_bit(bitmask_type* mask, size_type bit, bool valid, memory_kind kind, stream_ref stream) {
+  bitmask_type word = 0;
+  detail::copy_bytes(&word, memory_kind::host, mask + bit / bits_per_word, kind, sizeof word, stream);
+  valid ? set_bit(&word, bit % bits_per_word) : clear_bit(&word, bit % bits_per_word);
+  detail::copy_bytes(mask + bit / bits_per_word, kind, &word, memory_kind::host, sizeof word, stream);
+  stream.synchronize();  // `word` is about to go out of scope
+}
+
 // A new mask of `bits` bits, all valid or all null.
 [[nodiscard]] inline buffer create_bitmask(size_type bits, bool valid, stream_ref stream = {},
                                            resource_ref mr = get_current_resource()) {

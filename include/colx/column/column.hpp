@@ -6,6 +6,7 @@
 #include <colx/column/column_view.hpp>
 #include <colx/memory/uvector.hpp>
 
+#include <optional>
 #include <utility>
 
 namespace colx {
@@ -43,12 +44,25 @@ class column {
   [[nodiscard]] memory_kind kind() const noexcept { return _column.kind(); }
   [[nodiscard]] data_type type() const noexcept { return _column.type(); }
 
-  [[nodiscard]] T const* data() const noexcept { return static_cast<T const*>(_column.data().data()); }
-  [[nodiscard]] T* mutable_data() noexcept { return static_cast<T*>(_column.mutable_data()); }
-  [[nodiscard]] bitmask_type const* null_mask() const noexcept {
-    return static_cast<bitmask_type const*>(_column.mask().data());
+  // Read access (spilled memory comes back first; see shared_buffer).
+  [[nodiscard]] T const* data() const { return static_cast<T const*>(_column.data().read()); }
+  [[nodiscard]] bitmask_type const* null_mask() const { return static_cast<bitmask_type const*>(_column.mask().read()); }
+  // Write access: under copy-on-write, memory shared with another column is copied first.
+  [[nodiscard]] T* mutable_data(stream_ref stream = {}) { return static_cast<T*>(_column.mutable_data(stream)); }
+  [[nodiscard]] bitmask_type* mutable_null_mask(stream_ref stream = {}) { return _column.mutable_null_mask(stream); }
+
+  // Sets row i to `value` (valid), or to null when `value` is empty and the column is nullable.
+  // A write: under copy-on-write only this column sees it. Synchronises the stream.
+  void set_element(size_type i, std::optional<T> value, stream_ref stream = {}) {
+    COLX_EXPECTS_AS(out_of_range, 0 <= i && i < size(), "row ", i, " is outside a column of ", size(), " rows");
+    COLX_EXPECTS(value.has_value() || nullable(), "row ", i, " cannot be set to null: the column has no validity mask");
+    if (value) { detail::copy_bytes(mutable_data(stream) + i, kind(), &*value, memory_kind::host, sizeof(T), stream); }
+    if (!nullable()) { return; }
+    bool const was_valid = bit_is_set(null_mask(), i, kind(), stream);
+    if (was_valid == value.has_value()) { return; }
+    set_bit(mutable_null_mask(stream), i, value.has_value(), kind(), stream);
+    _column.set_null_count(null_count() + (value ? -1 : 1));
   }
-  [[nodiscard]] bitmask_type* mutable_null_mask() noexcept { return _column.mutable_null_mask(); }
   void set_null_count(size_type n) { _column.set_null_count(n); }
 
   [[nodiscard]] column_view<T> view() const {
@@ -62,6 +76,7 @@ class column {
   }
 
   [[nodiscard]] any_column const& untyped() const noexcept { return _column; }
+  [[nodiscard]] any_column& untyped() noexcept { return _column; }
   [[nodiscard]] any_column release() && noexcept { return std::move(_column); }
 
  private:

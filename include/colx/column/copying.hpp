@@ -177,8 +177,7 @@ inline any_column transfer(any_column_view const& view, stream_ref stream, resou
 inline any_column transfer(any_column const& c, stream_ref stream, resource_ref mr) {
   std::vector<any_column> children;
   for (auto const& child : c.children()) { children.push_back(transfer(child, stream, mr)); }
-  return any_column(c.type(), c.size(), buffer(c.data(), stream, mr),
-                    c.nullable() ? buffer(c.mask(), stream, mr) : buffer(0, stream, mr), c.null_count(),
+  return any_column(c.type(), c.size(), c.data().copy(stream, mr), c.mask().copy(stream, mr), c.null_count(),
                     std::move(children));
 }
 

@@ -30,9 +30,9 @@ struct output_column {
   std::shared_ptr<colx::column<T> const> finish(size_type kept, stream_ref stream) {
     data_type const type = column_.type();
     auto contents = std::move(column_).release().release();
-    contents.data.resize(static_cast<std::size_t>(kept) * sizeof(T), stream);
+    contents.data = contents.data.slice(0, static_cast<std::size_t>(kept) * sizeof(T));
     size_type const nulls = contents.mask.empty() ? 0
-                                                  : count_unset_bits(static_cast<bitmask_type const*>(contents.mask.data()),
+                                                  : count_unset_bits(static_cast<bitmask_type const*>(contents.mask.read(stream)),
                                                                      0, kept, contents.mask.kind(), stream);
     return std::make_shared<colx::column<T> const>(
         any_column(type, kept, std::move(contents.data), std::move(contents.mask), nulls));

@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The memory behind shared buffers: one allocation (colx's own, or foreign memory imported from
+// another library and freed through that library's callback) that any number of shared_buffer
+// slices refer to. It records what the buffer policies need: whether the memory was exposed (a
+// raw pointer left for code we do not control), whether it may spill, and, while spilled, the
+// host copy that stands in for it. Shared buffers and the spill manager drive it; user code never
+// touches an owner directly.
+#include <colx/memory/buffer.hpp>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <utility>
+
+namespace colx {
+
+class buffer_owner {
+ public:
+  // Takes over an allocation colx made.
+  explicit buffer_owner(buffer&& memory)
+      : _memory(std::move(memory)), _size(_memory.size()), _home(_memory.kind()) {}
+
+  // Foreign memory: `release` frees it and is called exactly once, when the last slice is gone.
+  buffer_owner(void* data, std::size_t size, memory_kind kind, std::function<void()> release)
+      : _size(size), _home(kind), _foreign(data), _release(std::move(release)) {}
+
+  buffer_owner(buffer_owner const&) = delete;
+  buffer_owner& operator=(buffer_owner const&) = delete;
+  ~buffer_owner() {
+    if (_release) { _release(); }
+  }
+
+  [[nodiscard]] std::size_t size() const noexcept { return _size; }
+  // Where the memory lives when it is not spilled: what decides the backend that reads it.
+  [[nodiscard]] memory_kind home_kind() const noexcept { return _home; }
+  [[nodiscard]] bool foreign() const noexcept { return static_cast<bool>(_release) || _foreign != nullptr; }
+  [[nodiscard]] stream_ref stream() const noexcept { return _memory.stream(); }
+
+  // Exposed: a raw pointer to it was handed out. Never shared again, never spilled.
+  [[nodiscard]] bool exposed() const noexcept { return _exposed.load(std::memory_order_acquire); }
+  void mark_exposed() noexcept { _exposed.store(true, std::memory_order_release); }
+
+  // Spilling state. A spillable owner was registered with the spill manager; it stops being
+  // spillable for good when a pointer to it is taken outside a spill lock.
+  [[nodiscard]] bool spillable() const noexcept {
+    return _spillable.load(std::memory_order_acquire) && !exposed();
+  }
+  void set_spillable(bool on) noexcept { _spillable.store(on, std::memory_order_release); }
+  [[nodiscard]] bool spilled() const noexcept { return _spilled.load(std::memory_order_acquire); }
+  // Held by spill locks and by accesses in progress; the spill manager skips owners it counts.
+  [[nodiscard]] std::shared_ptr<std::atomic<int>> const& pins() const noexcept { return _pins; }
+  [[nodiscard]] std::uint64_t last_use() const noexcept { return _last_use.load(std::memory_order_relaxed); }
+  void touch(std::uint64_t tick) noexcept { _last_use.store(tick, std::memory_order_relaxed); }
+  [[nodiscard]] std::mutex& mutex() const noexcept { return _mutex; }
+
+  // The memory at home; the caller holds mutex() and has brought it home first.
+  [[nodiscard]] void* data() noexcept { return _foreign != nullptr ? _foreign : _memory.data(); }
+
+  // Moves the memory to `target` (host-accessible); false when there was nothing to move. The
+  // caller holds mutex() and made sure no work still uses the memory.
+  bool spill_to(resource_ref target) {
+    if (spilled() || foreign() || _size == 0) { return false; }
+    stream_ref const s = _memory.stream();
+    buffer away(_memory.data(), _home, _size, s, target);
+    s.synchronize();  // the home memory may be freed, and the copy read, only once it is done
+    _memory = std::move(away);
+    _spilled.store(true, std::memory_order_release);
+    return true;
+  }
+  // Brings spilled memory back home, allocated from `home`; false when it was not spilled.
+  bool unspill(resource_ref home, stream_ref stream) {
+    if (!spilled()) { return false; }
+    buffer back(_memory.data(), _memory.kind(), _size, stream, home);
+    stream.synchronize();  // the host copy is freed next
+    _memory = std::move(back);
+    _spilled.store(false, std::memory_order_release);
+    return true;
+  }
+
+ private:
+  buffer _memory;
+  std::size_t _size = 0;
+  memory_kind _home = memory_kind::host;
+  void* _foreign = nullptr;
+  std::function<void()> _release;
+  std::atomic<bool> _exposed{false};
+  std::atomic<bool> _spillable{false};
+  std::atomic<bool> _spilled{false};
+  std::shared_ptr<std::atomic<int>> _pins = std::make_shared<std::atomic<int>>(0);
+  std::atomic<std::uint64_t> _last_use{0};
+  mutable std::mutex _mutex;
+};
+
+}  // namespace colx

@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Spilling, as cuDF's: column buffers in device memory register with the spill manager, which
+// moves the least recently used ones to pinned host memory when device memory is short (a soft
+// limit, or an allocation that failed) and brings them back when they are next accessed.
+//
+// A buffer may move only while nothing holds its address. Work that reads buffers runs inside a
+// spill_lock_scope: every buffer it touches stays put until the scope ends and, on the CUDA
+// backend, until the stream has finished the work queued in the scope (a host callback on the
+// stream releases the locks; nothing waits for the device). A pointer taken outside any scope
+// could be held for ever, so such a buffer stops being spillable for good; exposed buffers
+// (handed to other libraries) never spill.
+//
+// Switches (environment, read once, or the API below):
+//   COLX_SPILL=1               register new device buffers as spillable
+//   COLX_SPILL_ON_DEMAND=0|1   spill when a device allocation fails (default: on with COLX_SPILL)
+//   COLX_SPILL_DEVICE_LIMIT=N  soft limit on spillable device bytes (512, 64MiB, 2GiB)
+//   COLX_SPILL_STATS=0|1|2     statistics: off; bytes and time each way; also where each exposure happened
+#include <colx/core/options.hpp>
+#include <colx/memory/buffer_owner.hpp>
+#include <colx/memory/current_resource.hpp>
+#include <colx/memory/failure_callback_adaptor.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <source_location>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace colx {
+
+struct spill_statistics {
+  struct direction {
+    std::size_t bytes = 0;
+    std::size_t count = 0;
+    double seconds = 0;
+    [[nodiscard]] double gb_per_second() const noexcept { return seconds > 0 ? static_cast<double>(bytes) / seconds / 1e9 : 0; }
+  };
+  struct exposure {
+    std::size_t count = 0;
+    std::size_t bytes = 0;
+  };
+  direction to_host;    // spills
+  direction to_device;  // accesses that brought a buffer back
+  std::map<std::string, exposure> exposures;  // level 2: "file:line (function)"
+
+  [[nodiscard]] std::string to_string() const {
+    std::ostringstream out;
+    auto const line = [&](char const* name, direction const& d) {
+      out << name << ": " << d.count << " buffers, " << d.bytes << " bytes, " << d.seconds * 1e3 << " ms, "
+          << d.gb_per_second() << " GB/s\n";
+    };
+    line("spilled to host", to_host);
+    line("brought back to device", to_device);
+    for (auto const& [where, e] : exposures) { out << "exposed at " << where << ": " << e.count << " times, " << e.bytes << " bytes\n"; }
+    return out.str();
+  }
+};
+
+class spill_lock_scope;
+
+class spill_manager {
+ public:
+  // The process's manager.
+  static spill_manager& get() {
+    static spill_manager instance;
+    return instance;
+  }
+
+  // ---- switches -------------------------------------------------------------------------
+  [[nodiscard]] bool enabled() const noexcept { return _enabled.load(std::memory_order_relaxed); }
+  // Buffers created while enabled are spillable; turning it off stops new registrations and
+  // spilling, and brings nothing back by itself (accesses do). Returns the previous setting.
+  bool set_enabled(bool on) {
+    bool const previous = _enabled.exchange(on);
+    if (on && _on_demand_wanted) { install_on_demand(); }
+    return previous;
+  }
+  [[nodiscard]] bool on_demand() const noexcept { return _on_demand_wanted; }
+  // Spill when an allocation of spillable memory's kind fails, through the current resource's
+  // out-of-memory callback. Takes effect while spilling is enabled.
+  void set_on_demand(bool on) {
+    std::lock_guard lock(_settings_mutex);
+    _on_demand_wanted = on;
+    if (on && enabled()) { install_on_demand_locked(); }
+    if (!on) { remove_on_demand_locked(); }
+  }
+  [[nodiscard]] std::optional<std::size_t> device_limit() const {
+    std::lock_guard lock(_settings_mutex);
+    return _limit;
+  }
+  void set_device_limit(std::optional<std::size_t> bytes) {
+    {
+      std::lock_guard lock(_settings_mutex);
+      _limit = bytes;
+    }
+    make_room(0);
+  }
+  [[nodiscard]] int statistics_level() const noexcept { return _stats_level.load(std::memory_order_relaxed); }
+  void set_statistics_level(int level) {
+    COLX_EXPECTS(0 <= level && level <= 2, "spill statistics level ", level, " is not 0, 1 or 2");
+    _stats_level.store(level);
+  }
+  [[nodiscard]] spill_statistics statistics() const {
+    std::lock_guard lock(_stats_mutex);
+    return _stats;
+  }
+  void reset_statistics() {
+    std::lock_guard lock(_stats_mutex);
+    _stats = {};
+  }
+
+  // Which memory spills, and where it goes: device memory to the current pinned resource unless
+  // told otherwise. Host-only builds (and their tests) can spill host memory to another host
+  // resource; the rules are the same.
+  [[nodiscard]] memory_kind spilled_kind() const {
+    std::lock_guard lock(_settings_mutex);
+    return _from;
+  }
+  void set_spill_target(memory_kind from, std::optional<resource_ref> to) {
+    std::lock_guard lock(_settings_mutex);
+    if (_installed) { remove_on_demand_locked(); }
+    _from = from;
+    _to = to;
+    if (_on_demand_wanted && enabled()) { install_on_demand_locked(); }
+  }
+
+  // ---- what buffers ask of it -------------------------------------------------------------
+  // A new owner of freshly written memory: spillable when enabled and of the spilled kind.
+  void track(std::shared_ptr<buffer_owner> const& owner) {
+    if (!enabled() || owner->size() == 0 || owner->foreign() || owner->home_kind() != spilled_kind()) { return; }
+    owner->touch(next_tick());
+    owner->set_spillable(true);
+    {
+      std::lock_guard lock(_registry_mutex);
+      _owners.push_back(owner);
+    }
+    owner->pins()->fetch_add(1);  // not itself the victim of the room it makes
+    try {
+      make_room(0);
+    } catch (...) {
+      owner->pins()->fetch_sub(1);
+      throw;
+    }
+    owner->pins()->fetch_sub(1);
+  }
+
+  // The address of an owner's memory for work about to use it: brought home first when spilled,
+  // locked in the current spill_lock_scope, or made unspillable when there is none.
+  void* access(buffer_owner& owner, stream_ref stream);
+
+  // Records an exposure (level 2 keeps where it happened).
+  void record_exposure(std::size_t bytes, std::source_location const& where) {
+    if (statistics_level() < 2) { return; }
+    std::string key = std::string(where.file_name()) + ":" + std::to_string(where.line()) + " (" + where.function_name() + ")";
+    std::lock_guard lock(_stats_mutex);
+    auto& e = _stats.exposures[std::move(key)];
+    ++e.count;
+    e.bytes += bytes;
+  }
+
+  // Spills least recently used buffers until at least `bytes` were moved or none is left that
+  // may move. Returns the bytes moved.
+  std::size_t spill(std::size_t bytes) {
+    std::vector<std::shared_ptr<buffer_owner>> candidates = spill_candidates();
+    std::sort(candidates.begin(), candidates.end(), [](auto const& a, auto const& b) { return a->last_use() < b->last_use(); });
+    std::size_t moved = 0;
+    resource_ref const target = spill_target();
+    for (auto const& owner : candidates) {
+      if (moved >= bytes && bytes != 0) { break; }
+      if (owner->pins()->load() != 0) { continue; }  // before try_lock: this thread may hold its mutex
+      std::unique_lock lock(owner->mutex(), std::try_to_lock);
+      if (!lock.owns_lock() || owner->pins()->load() != 0 || !owner->spillable() || owner->spilled()) { continue; }
+      auto const start = std::chrono::steady_clock::now();
+      if (owner->spill_to(target)) {
+        moved += owner->size();
+        count(_stats.to_host, owner->size(), start);
+      }
+    }
+    return moved;
+  }
+
+  // Spillable bytes now in home memory, and now spilled.
+  [[nodiscard]] std::size_t resident_bytes() const { return tracked_bytes(false); }
+  [[nodiscard]] std::size_t spilled_bytes() const { return tracked_bytes(true); }
+
+ private:
+  spill_manager()
+      : _enabled(detail::env_flag("COLX_SPILL")),
+        _on_demand_wanted(std::getenv("COLX_SPILL_ON_DEMAND") == nullptr || detail::env_flag("COLX_SPILL_ON_DEMAND")),
+        _stats_level(detail::env_level("COLX_SPILL_STATS", 2)), _limit(detail::env_bytes("COLX_SPILL_DEVICE_LIMIT")) {
+    if (_enabled && _on_demand_wanted) { install_on_demand_locked(); }
+  }
+
+  std::uint64_t next_tick() noexcept { return _tick.fetch_add(1, std::memory_order_relaxed) + 1; }
+
+  resource_ref spill_target() const {
+    std::lock_guard lock(_settings_mutex);
+    if (_to) { return *_to; }
+#if COLX_HAS_CUDA
+    return get_current_pinned_resource();
+#else
+    return get_current_host_resource();
+#endif
+  }
+
+  std::vector<std::shared_ptr<buffer_owner>> spill_candidates() {
+    std::vector<std::shared_ptr<buffer_owner>> live;
+    std::lock_guard lock(_registry_mutex);
+    std::erase_if(_owners, [](auto const& w) { return w.expired(); });
+    for (auto const& w : _owners) {
+      if (auto owner = w.lock(); owner && owner->spillable() && !owner->spilled()) { live.push_back(std::move(owner)); }
+    }
+    return live;
+  }
+
+  std::size_t tracked_bytes(bool spilled) const {
+    std::size_t total = 0;
+    std::lock_guard lock(_registry_mutex);
+    for (auto const& w : _owners) {
+      if (auto owner = w.lock(); owner && owner->spilled() == spilled) { total += owner->size(); }
+    }
+    return total;
+  }
+
+  // Spills until `incoming` more bytes fit under the soft limit. Buffers pinned by the caller
+  // (the one being brought back or registered) are not candidates.
+  void make_room(std::size_t incoming) {
+    auto const limit = device_limit();
+    if (!limit || !enabled()) { return; }
+    std::size_t const wanted = resident_bytes() + incoming;
+    if (wanted > *limit) { spill(wanted - *limit); }
+  }
+
+  void count(spill_statistics::direction& d, std::size_t bytes, std::chrono::steady_clock::time_point start) {
+    if (statistics_level() < 1) { return; }
+    double const seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::lock_guard lock(_stats_mutex);
+    d.bytes += bytes;
+    ++d.count;
+    d.seconds += seconds;
+  }
+
+  void install_on_demand() {
+    std::lock_guard lock(_settings_mutex);
+    install_on_demand_locked();
+  }
+  // Wraps the current resource of the spilled kind so that a failed allocation spills and retries.
+  void install_on_demand_locked() {
+    if (_installed) { return; }
+#if !COLX_HAS_CUDA
+    if (_from != memory_kind::host) { return; }  // no device memory to run out of
+#endif
+    resource_ref const upstream = get_current_resource(_from);
+    // Never destroyed: resources must outlive their allocations, which may live until exit.
+    _adaptor = new failure_callback_adaptor(upstream, [this](std::size_t bytes) { return enabled() && spill(bytes) > 0; });
+    _previous = upstream;
+    set_current(_from, *_adaptor);
+    _installed = true;
+  }
+  void remove_on_demand_locked() {
+    if (!_installed) { return; }
+    set_current(_from, *_previous);  // the adaptor stays alive for what was allocated through it
+    _installed = false;
+  }
+  static void set_current(memory_kind kind, resource_ref r) {
+    switch (kind) {
+      case memory_kind::host: set_current_host_resource(r); return;
+#if COLX_HAS_CUDA
+      case memory_kind::pinned: set_current_pinned_resource(r); return;
+      case memory_kind::device: set_current_device_resource(r); return;
+#else
+      default: break;
+#endif
+    }
+    COLX_FAIL(to_string(kind), " memory needs the CUDA backend");
+  }
+
+  std::atomic<bool> _enabled;
+  bool _on_demand_wanted;
+  std::atomic<int> _stats_level;
+  std::optional<std::size_t> _limit;
+  memory_kind _from = memory_kind::device;
+  std::optional<resource_ref> _to;
+  bool _installed = false;
+  failure_callback_adaptor* _adaptor = nullptr;
+  std::optional<resource_ref> _previous;
+  mutable std::mutex _settings_mutex;
+
+  std::vector<std::weak_ptr<buffer_owner>> _owners;
+  mutable std::mutex _registry_mutex;
+  std::atomic<std::uint64_t> _tick{0};
+
+  spill_statistics _stats;
+  mutable std::mutex _stats_mutex;
+};
+
+// Keeps every spillable buffer accessed on this thread while it lives in place until the scope
+// ends and the work queued on `stream` meanwhile has finished. Scopes nest; each releases its own.
+class spill_lock_scope {
+ public:
+  explicit spill_lock_scope(stream_ref stream = {}) : _stream(stream), _outer(innermost()) { innermost() = this; }
+  spill_lock_scope(spill_lock_scope const&) = delete;
+  spill_lock_scope& operator=(spill_lock_scope const&) = delete;
+  ~spill_lock_scope() {
+    innermost() = _outer;
+    if (_held.empty()) { return; }
+#if COLX_HAS_CUDA
+    // Released when the stream gets there: no wait for the device. The callback may not call
+    // CUDA, so it only counts down; it owns the counters, not the buffers.
+    auto* held = new std::vector<std::shared_ptr<std::atomic<int>>>(std::move(_held));
+    if (cudaLaunchHostFunc(_stream.value(), &release, held) == cudaSuccess) { return; }
+    (void)cudaGetLastError();
+    _stream.synchronize();
+    release(held);
+#else
+    for (auto const& pins : _held) { pins->fetch_sub(1); }
+#endif
+  }
+
+  // The innermost scope on this thread, or null.
+  [[nodiscard]] static spill_lock_scope* current() noexcept { return innermost(); }
+  void hold(std::shared_ptr<std::atomic<int>> const& pins) {
+    pins->fetch_add(1);
+    _held.push_back(pins);
+  }
+
+ private:
+  static spill_lock_scope*& innermost() noexcept {
+    thread_local spill_lock_scope* scope = nullptr;
+    return scope;
+  }
+#if COLX_HAS_CUDA
+  static void CUDART_CB release(void* held) {
+    auto* pins = static_cast<std::vector<std::shared_ptr<std::atomic<int>>>*>(held);
+    for (auto const& p : *pins) { p->fetch_sub(1); }
+    delete pins;
+  }
+#endif
+
+  stream_ref _stream;
+  spill_lock_scope* _outer;
+  std::vector<std::shared_ptr<std::atomic<int>>> _held;
+};
+
+inline void* spill_manager::access(buffer_owner& owner, stream_ref stream) {
+  owner.pins()->fetch_add(1);  // the spill manager keeps its hands off while we look
+  struct unpin {
+    buffer_owner& o;
+    ~unpin() { o.pins()->fetch_sub(1); }
+  } const guard{owner};
+  std::lock_guard lock(owner.mutex());
+  if (owner.spilled()) {
+    make_room(owner.size());
+    auto const start = std::chrono::steady_clock::now();
+    owner.unspill(get_current_resource(owner.home_kind()), stream);
+    count(_stats.to_device, owner.size(), start);
+  }
+  owner.touch(next_tick());
+  if (auto* scope = spill_lock_scope::current()) {
+    scope->hold(owner.pins());
+  } else {
+    owner.set_spillable(false);  // whoever holds this address may keep it: it stays here
+  }
+  return owner.data();
+}
+
+}  // namespace colx
