@@ -17,6 +17,7 @@
 #include <colx/column/table.hpp>
 #include <colx/core/config.hpp>
 #include <colx/core/error.hpp>
+#include <colx/core/options.hpp>
 #include <colx/exec/dispatch.hpp>
 #include <colx/expr/aggregate.hpp>
 #include <colx/expr/functions.hpp>
@@ -34,6 +35,12 @@
 #include <colx/frame/schema.hpp>
 #include <colx/frame/select.hpp>
 #include <colx/frame/sort.hpp>
+#include <colx/interop/arrow_device.hpp>
+#include <colx/interop/arrow_export.hpp>
+#include <colx/interop/arrow_import.hpp>
+#include <colx/interop/arrow_stream.hpp>
+#include <colx/interop/arrow_table.hpp>
+#include <colx/interop/dlpack.hpp>
 #include <colx/io/print.hpp>
 #include <colx/memory/buffer.hpp>
 #include <colx/memory/current_resource.hpp>
@@ -41,8 +48,11 @@
 #include <colx/memory/host_resource.hpp>
 #include <colx/memory/limiting_adaptor.hpp>
 #include <colx/memory/resource.hpp>
+#include <colx/memory/shared_buffer.hpp>
+#include <colx/memory/spill_manager.hpp>
 #include <colx/memory/statistics_adaptor.hpp>
 #include <colx/memory/stream.hpp>
 #include <colx/memory/uvector.hpp>
+#include <colx/table/any_table.hpp>
 #include <colx/types/data_type.hpp>
 #include <colx/types/type_dispatch.hpp>

@@ -90,10 +90,10 @@ class any_column {
     return static_cast<bitmask_type*>(_mask.write(stream));
   }
   // Every buffer of the column and its children exposed (interop hands out their addresses).
-  void expose(stream_ref stream = {}) {
-    (void)_data.expose(stream);
-    (void)_mask.expose(stream);
-    for (auto& c : _children) { c.expose(stream); }
+  void expose(stream_ref stream = {}, call_site where = call_site::current()) {
+    (void)_data.expose(stream, where);
+    (void)_mask.expose(stream, where);
+    for (auto& c : _children) { c.expose(stream, where); }
   }
   [[nodiscard]] std::vector<any_column>& mutable_children() noexcept { return _children; }
   void set_null_count(size_type null_count) {

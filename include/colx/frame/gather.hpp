@@ -102,6 +102,7 @@ std::array<bool, Frame::schema_type::size> column_masks(Frame const& f, bool row
 // range (negative: a row of nulls, only where `may_miss`).
 template <class Frame, class Index>
 Frame gather_frame(Frame const& f, Index index, size_type m, bool may_miss, stream_ref stream, resource_ref mr) {
+  spill_lock_scope const spill_lock(stream);  // the columns read here stay put until the work is done
   using schema_type = typename Frame::schema_type;
   using item = row_item_t<schema_type>;
   COLX_EXPECTS(is_host_accessible(mr.kind()) == is_host_accessible(f.kind()), "gathering rows into ",

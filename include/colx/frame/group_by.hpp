@@ -448,6 +448,7 @@ template <class Frame, class Pred, class... Keys, class... Named>
 auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...> const& unbound_keys,
                     group_by_options options, std::tuple<Named...> const& named, stream_ref stream, resource_ref mr,
                     group_plan* plan = nullptr) {
+  spill_lock_scope const spill_lock(stream);  // the columns read here stay put until the work is done
   using schema_type = typename Frame::schema_type;
   using inputs = typename Frame::inputs_type;
   auto const pred = expr::bind<schema_type>(unbound_pred);

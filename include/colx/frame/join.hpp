@@ -148,6 +148,7 @@ class join_build {
     COLX_EXPECTS(_frame.num_rows() < (size_type{1} << 32) - 1, "join: the build side has ", _frame.num_rows(),
                  " rows; at most 2^32 - 2 are supported");
     _mask = static_cast<std::uint64_t>(detail::next_table_size(_frame.num_rows()) - 1);
+    spill_lock_scope const spill_lock(stream);
     on_backend(_frame.kind(), stream, [&](auto const& exec) {
       exec.for_each_n(_slots->size(), detail::fill_entries_fn{_slots->data()});
       exec.for_each_n(_frame.num_rows(), detail::build_entries_fn<key_columns>{key_columns{_frame.inputs()}, _slots->data(),
@@ -383,6 +384,7 @@ auto project(Inputs const& in, std::index_sequence<I...>) {
 template <join_kind How, class ProbeFrame, class Pred, class Build, class... L>
 auto join_impl(ProbeFrame const& left, Pred const& unbound_pred, Build const& built, join_keys<L...>, stream_ref stream,
                resource_ref mr) {
+  spill_lock_scope const spill_lock(stream);  // the columns read here stay put until the work is done
   using probe_schema = typename ProbeFrame::schema_type;
   using build_frame = typename Build::frame_type;
   using build_schema = typename build_frame::schema_type;

@@ -136,6 +136,7 @@ auto finish_all(State const& s, std::index_sequence<K...>) {
 // aggregation folds its valid values into its state.
 template <class Frame, class Pred, class... Aggs>
 auto reduce_bound(Frame const& f, Pred const& pred, stream_ref stream, Aggs const&... aggs) {
+  spill_lock_scope const spill_lock(stream);  // the columns read here stay put until the work is done
   using inputs = typename Frame::inputs_type;
   using acc_t = accumulate_fn<inputs, Pred, Aggs...>;
   using state_t = typename acc_t::state;
@@ -218,6 +219,7 @@ namespace detail {
 template <class Frame, class... Named, std::size_t... K>
 auto with_columns_impl(Frame const& f, std::tuple<Named...> const& named, stream_ref stream, resource_ref mr,
                        std::index_sequence<K...>) {
+  spill_lock_scope const spill_lock(stream);  // the columns read here stay put until the work is done
   using schema_type = typename Frame::schema_type;
   using inputs = typename Frame::inputs_type;
   using out_schema = typename append_fields<schema_type, typename output_field<inputs, Named, schema_type>::type...>::type;
@@ -267,6 +269,7 @@ using output_of = output_column<typename Schema::template field_at<I>::type>;
 
 template <class Frame, class Pred, std::size_t... C>
 Frame collect_impl(Frame const& f, Pred const& pred, stream_ref stream, resource_ref mr, std::index_sequence<C...>) {
+  spill_lock_scope const spill_lock(stream);  // the columns read here stay put until the work is done
   using schema_type = typename Frame::schema_type;
   using inputs = typename Frame::inputs_type;
   COLX_EXPECTS(is_host_accessible(mr.kind()) == is_host_accessible(f.kind()), "collect writes ", to_string(mr.kind()),

@@ -74,6 +74,7 @@ row_less_fn<Inputs, Keys...> make_row_less(Inputs const& in, tuple<Keys...> cons
 
 template <class Schema, class... Keys>
 column<double> rank_impl(frame<Schema> const& f, rank_method method, stream_ref stream, Keys const&... unbound) {
+  spill_lock_scope const spill_lock(stream);  // the columns read here stay put until the work is done
   using inputs = typename frame<Schema>::inputs_type;
   // The leading key puts rows with a null key last, so they take no place from the others.
   auto const null_key = (is_null(unbound.expr) || ...);

@@ -130,6 +130,7 @@ auto const& frame_of_scan(Source const& s) {
 // added to every result (cumcount counts from 0).
 template <class T, class Op, class Source, class E>
 column<T> scan_column(Source const& source, E const& unbound, T bias, stream_ref stream) {
+  spill_lock_scope const spill_lock(stream);  // the columns read here stay put until the work is done
   auto const& f = frame_of_scan(source);
   using schema_type = typename std::remove_cvref_t<decltype(f)>::schema_type;
   using inputs = typename std::remove_cvref_t<decltype(f)>::inputs_type;

@@ -158,6 +158,7 @@ struct iota_fn {
 // The stable sorted order of f's rows under the (bound) keys, as int32 row numbers.
 template <class Frame, class... Keys>
 uvector<std::int32_t> sorted_rows(Frame const& f, tuple<Keys...> const& keys, stream_ref stream) {
+  spill_lock_scope const spill_lock(stream);  // the columns read here stay put until the work is done
   using inputs = typename Frame::inputs_type;
   size_type const n = f.num_rows();
   COLX_EXPECTS(n <= std::numeric_limits<std::int32_t>::max(), "sort: ", n, " rows; at most 2^31 - 1 rows can be sorted");

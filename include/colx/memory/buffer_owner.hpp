@@ -30,7 +30,16 @@ class buffer_owner {
   buffer_owner(buffer_owner const&) = delete;
   buffer_owner& operator=(buffer_owner const&) = delete;
   ~buffer_owner() {
-    if (_release) { _release(); }
+    if (!_release) { return; }
+    // Work queued on the last stream that used foreign device memory may still read it: the
+    // producer frees it only once that work is done.
+    if (_home != memory_kind::host) {
+      try {
+        stream_ref(_last_stream.load()).synchronize();
+      } catch (...) {  // a destructor must not throw; the release below must still happen
+      }
+    }
+    _release();
   }
 
   [[nodiscard]] std::size_t size() const noexcept { return _size; }
@@ -38,6 +47,8 @@ class buffer_owner {
   [[nodiscard]] memory_kind home_kind() const noexcept { return _home; }
   [[nodiscard]] bool foreign() const noexcept { return static_cast<bool>(_release) || _foreign != nullptr; }
   [[nodiscard]] stream_ref stream() const noexcept { return _memory.stream(); }
+  // The stream of the latest access to foreign memory, waited for before it is released.
+  void note_stream(stream_ref s) noexcept { _last_stream.store(s.value(), std::memory_order_relaxed); }
 
   // Exposed: a raw pointer to it was handed out. Never shared again, never spilled.
   [[nodiscard]] bool exposed() const noexcept { return _exposed.load(std::memory_order_acquire); }
@@ -86,6 +97,7 @@ class buffer_owner {
   memory_kind _home = memory_kind::host;
   void* _foreign = nullptr;
   std::function<void()> _release;
+  std::atomic<stream_ref::value_type> _last_stream{nullptr};
   std::atomic<bool> _exposed{false};
   std::atomic<bool> _spillable{false};
   std::atomic<bool> _spilled{false};

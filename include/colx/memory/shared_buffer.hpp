@@ -13,7 +13,6 @@
 #include <colx/memory/spill_manager.hpp>
 
 #include <memory>
-#include <source_location>
 #include <utility>
 
 namespace colx {
@@ -80,7 +79,7 @@ class shared_buffer {
     return address(stream);
   }
 
-  [[nodiscard]] void* expose(stream_ref stream = {}, std::source_location where = std::source_location::current()) {
+  [[nodiscard]] void* expose(stream_ref stream = {}, call_site where = call_site::current()) {
     if (!_owner) { return nullptr; }
     if (copy_on_write() && is_shared() && !_owner->exposed()) { *this = copy(stream, memory_resource_for_copy()); }
     void* p = address(stream);
@@ -110,6 +109,7 @@ class shared_buffer {
   [[nodiscard]] void* address(stream_ref stream) const {
     if (!_owner) { return nullptr; }
     buffer_owner& o = *_owner;
+    if (o.foreign()) { o.note_stream(stream); }
     void* base = o.spillable() || o.spilled() ? spill_manager::get().access(o, stream) : o.data();
     return base == nullptr ? nullptr : static_cast<char*>(base) + _offset;
   }

@@ -24,12 +24,23 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
-#include <source_location>
 #include <sstream>
 #include <string>
 #include <vector>
 
 namespace colx {
+
+// Where a call came from, for exposure statistics. std::source_location would do, but clang up
+// to 14 with libstdc++ lacks it (and the fuzzers are built with clang); the builtins both have.
+struct call_site {
+  char const* file = "";
+  int line = 0;
+  char const* function = "";
+  [[nodiscard]] static constexpr call_site current(char const* file = __builtin_FILE(), int line = __builtin_LINE(),
+                                                   char const* function = __builtin_FUNCTION()) noexcept {
+    return {file, line, function};
+  }
+};
 
 struct spill_statistics {
   struct direction {
@@ -152,9 +163,9 @@ class spill_manager {
   void* access(buffer_owner& owner, stream_ref stream);
 
   // Records an exposure (level 2 keeps where it happened).
-  void record_exposure(std::size_t bytes, std::source_location const& where) {
+  void record_exposure(std::size_t bytes, call_site const& where) {
     if (statistics_level() < 2) { return; }
-    std::string key = std::string(where.file_name()) + ":" + std::to_string(where.line()) + " (" + where.function_name() + ")";
+    std::string key = std::string(where.file) + ":" + std::to_string(where.line) + " (" + where.function + ")";
     std::lock_guard lock(_stats_mutex);
     auto& e = _stats.exposures[std::move(key)];
     ++e.count;
@@ -174,9 +185,13 @@ class spill_manager {
       std::unique_lock lock(owner->mutex(), std::try_to_lock);
       if (!lock.owns_lock() || owner->pins()->load() != 0 || !owner->spillable() || owner->spilled()) { continue; }
       auto const start = std::chrono::steady_clock::now();
-      if (owner->spill_to(target)) {
-        moved += owner->size();
-        count(_stats.to_host, owner->size(), start);
+      try {
+        if (owner->spill_to(target)) {
+          moved += owner->size();
+          count(_stats.to_host, owner->size(), start);
+        }
+      } catch (std::bad_alloc const&) {
+        break;  // the spill target is full too: report what moved, let the caller decide
       }
     }
     return moved;
