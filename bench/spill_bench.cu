@@ -22,7 +22,7 @@ using lineitems = schema<field<"k", std::int64_t, not_null>, field<"v", double, 
 constexpr size_type rows = size_type{1} << 25;  // 32M rows x 16 bytes = 512 MiB per frame
 constexpr int frames = 16;                       // 8 GiB live
 constexpr std::size_t frame_bytes = static_cast<std::size_t>(rows) * 16;
-constexpr std::size_t limit = 8 * frame_bytes / 2;  // 4 GiB: half the live frames fit
+constexpr std::size_t limit = frames * frame_bytes / 2;  // 4 GiB: half the live frames fit
 
 struct outcome {
   std::vector<double> sums;
@@ -49,9 +49,11 @@ outcome workload() {
     out.out_of_memory = true;
     std::printf("  out_of_memory after %zu frames: %s\n", out.made, e.what());
     // Inputs intact: the frames made before the failure still answer.
-    if (!live.empty()) {
-      auto const n = live.front() | reduce(count());
-      std::printf("  first frame still has %lld rows\n", static_cast<long long>(n.value));
+    if (!live.empty()) {  // no allocation here: memory is exhausted
+      std::int64_t first = -1;
+      COLX_CUDA_TRY(cudaMemcpy(&first, live.front()["k"_c].data(), sizeof first, cudaMemcpyDefault));
+      std::printf("  first frame still has %lld rows, first key %lld\n", static_cast<long long>(live.front().num_rows()),
+                  static_cast<long long>(first));
     }
   }
   COLX_CUDA_TRY(cudaDeviceSynchronize());

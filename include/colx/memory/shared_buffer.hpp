@@ -22,8 +22,8 @@ class shared_buffer {
   shared_buffer() = default;
 
   // Takes over an allocation: the first and only slice of a new owner.
-  explicit shared_buffer(buffer&& memory) {
-    if (memory.empty() && memory.data() == nullptr) { return; }
+  explicit shared_buffer(buffer&& memory) : _empty_kind(memory.kind()) {
+    if (memory.empty() && memory.data() == nullptr) { return; }  // nothing to own; the kind still counts
     _owner = std::make_shared<buffer_owner>(std::move(memory));
     _size = _owner->size();
     spill_manager::get().track(_owner);
@@ -40,7 +40,8 @@ class shared_buffer {
 
   // Shallow; but an exposed buffer's holder may write it at any time, so under copy-on-write
   // the copy gets memory of its own.
-  shared_buffer(shared_buffer const& other) : _owner(other._owner), _offset(other._offset), _size(other._size) {
+  shared_buffer(shared_buffer const& other)
+      : _owner(other._owner), _offset(other._offset), _size(other._size), _empty_kind(other._empty_kind) {
     if (_owner && _owner->exposed() && copy_on_write()) { *this = other.copy(other.stream(), other.memory_resource_for_copy()); }
   }
   shared_buffer& operator=(shared_buffer const& other) {
@@ -48,18 +49,20 @@ class shared_buffer {
     return *this;
   }
   shared_buffer(shared_buffer&& other) noexcept
-      : _owner(std::move(other._owner)), _offset(std::exchange(other._offset, 0)), _size(std::exchange(other._size, 0)) {}
+      : _owner(std::move(other._owner)), _offset(std::exchange(other._offset, 0)), _size(std::exchange(other._size, 0)),
+        _empty_kind(other._empty_kind) {}
   shared_buffer& operator=(shared_buffer&& other) noexcept {
     _owner = std::move(other._owner);
     _offset = std::exchange(other._offset, 0);
     _size = std::exchange(other._size, 0);
+    _empty_kind = other._empty_kind;
     return *this;
   }
 
   [[nodiscard]] std::size_t size() const noexcept { return _size; }
   [[nodiscard]] bool empty() const noexcept { return _size == 0; }
   // Where the memory lives when it is not spilled: which backend works on it.
-  [[nodiscard]] memory_kind kind() const noexcept { return _owner ? _owner->home_kind() : memory_kind::host; }
+  [[nodiscard]] memory_kind kind() const noexcept { return _owner ? _owner->home_kind() : _empty_kind; }
   [[nodiscard]] stream_ref stream() const noexcept { return _owner ? _owner->stream() : stream_ref{}; }
 
   // Another slice refers to the same memory.
@@ -100,7 +103,7 @@ class shared_buffer {
 
   // A deep copy of this slice's bytes: a new owner of its own.
   [[nodiscard]] shared_buffer copy(stream_ref stream, resource_ref mr) const {
-    if (!_owner) { return {}; }
+    if (!_owner) { return shared_buffer(buffer(0, stream, mr)); }
     spill_lock_scope const lock(stream);
     return shared_buffer(buffer(read(stream), kind(), _size, stream, mr));
   }
@@ -119,6 +122,8 @@ class shared_buffer {
   std::shared_ptr<buffer_owner> _owner;
   std::size_t _offset = 0;
   std::size_t _size = 0;
+  // Where an empty buffer (no owner) was allocated for: an empty device column is still a device column.
+  memory_kind _empty_kind = memory_kind::host;
 };
 
 }  // namespace colx
