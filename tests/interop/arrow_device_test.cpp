@@ -50,7 +50,7 @@ TEST_CASE("arrow device: a device column is ARROW_DEVICE_CUDA with a sync event,
   REQUIRE(d.sync_event != nullptr);
   CHECK(cudaEventSynchronize(*static_cast<cudaEvent_t*>(d.sync_event)) == cudaSuccess);
   CHECK(d.array.offset == 33);
-  CHECK(d.array.buffers[1] == c.data().read());
+  if (!colx::copy_on_write()) { CHECK(d.array.buffers[1] == c.data().read()); }  // zero-copy unless shared under copy-on-write
 
   auto const back = colx::import_arrow_device_column(&schema, &d);
   CHECK(d.array.release == nullptr);
