@@ -269,10 +269,12 @@ class spill_manager {
     if (_from != memory_kind::host) { return; }  // no device memory to run out of
 #endif
     resource_ref const upstream = get_current_resource(_from);
-    // Never destroyed: resources must outlive their allocations, which may live until exit.
-    _adaptor = new failure_callback_adaptor(upstream, [this](std::size_t bytes) { return enabled() && spill(bytes) > 0; });
+    // Every hook ever installed stays, chained: memory allocated through one may outlive its
+    // removal, and resources must outlive their allocations (until exit, for statics).
+    _hooks = new on_demand_hook{
+        failure_callback_adaptor(upstream, [this](std::size_t bytes) { return enabled() && spill(bytes) > 0; }), _hooks};
     _previous = upstream;
-    set_current(_from, *_adaptor);
+    set_current(_from, _hooks->adaptor);
     _installed = true;
   }
   void remove_on_demand_locked() {
@@ -300,7 +302,11 @@ class spill_manager {
   memory_kind _from = memory_kind::device;
   std::optional<resource_ref> _to;
   bool _installed = false;
-  failure_callback_adaptor* _adaptor = nullptr;
+  struct on_demand_hook {
+    failure_callback_adaptor adaptor;
+    on_demand_hook* older;
+  };
+  on_demand_hook* _hooks = nullptr;
   std::optional<resource_ref> _previous;
   mutable std::mutex _settings_mutex;
 
