@@ -9,6 +9,8 @@
 #include <colx/expr/expression.hpp>
 
 #include <cstdint>
+#include <tuple>
+#include <type_traits>
 
 namespace colx::detail {
 
@@ -68,6 +70,79 @@ COLX_HOST_DEVICE std::uint64_t pack_keys(Inputs const& in, size_type i, Keys con
   std::uint64_t w = 0;
   ((w = append_packed_key(w, keys, in, i)), ...);
   return w;
+}
+
+// Key K of a word pack_keys made (the last key sits in the lowest bits): so a table that keeps
+// the word needs no row of the group to produce its keys.
+template <std::size_t K, class Inputs, class... Keys>
+COLX_HOST_DEVICE auto unpack_key(std::uint64_t w) {
+  using key = std::tuple_element_t<K, std::tuple<Keys...>>;
+  using result = expr::result_t<key, Inputs>;
+  using value_type = typename result::value_type;
+  constexpr int bits = packed_key_bits_v<key, Inputs>;
+  constexpr int shift = [] {
+    int const widths[] = {packed_key_bits_v<Keys, Inputs>...};
+    int s = 0;
+    for (std::size_t k = K + 1; k < sizeof...(Keys); ++k) { s += widths[k]; }
+    return s;
+  }();
+  std::uint64_t v = w;
+  if constexpr (bits < 64) { v = (w >> shift) & ((std::uint64_t{1} << bits) - 1); }
+  bool valid = true;
+  if constexpr (result::nullable) {
+    valid = (v & 1u) == 0;
+    v >>= 1;
+  }
+  return expr::maybe<value_type, true>{radix_encoding<value_type>::decode(v), valid};
+}
+
+// ---- short keys, packed at run time ----------------------------------------------------------------
+// Keys with strings among them cannot pack by type, but a row whose strings are short can (TPC-H
+// Q1 groups by two one-letter strings): after a sentinel bit, each string as a 3-bit length
+// (0 to 6; 7 for null) and its bytes, each other key as above, 61 bits at most; the top bit tags
+// the word, so that it is never a table slot number, and bit 62 stays clear, so that it is never
+// no_group_id. The layout is fixed by the keys' types and each length precedes its bytes, so two
+// rows have the same word exactly when their keys are equal. A row whose strings do not fit
+// packs to 0 and is found the slow way.
+inline constexpr int short_pack_bits = 61;
+inline constexpr std::uint64_t short_pack_tag = std::uint64_t{1} << 63;
+
+template <class Key, class Inputs>
+inline constexpr bool is_string_key_v = std::is_same_v<typename expr::result_t<Key, Inputs>::value_type, string_view>;
+template <class Key, class Inputs>
+inline constexpr int short_key_least_bits_v = is_string_key_v<Key, Inputs> ? 3 : packed_key_bits_v<Key, Inputs>;
+template <class Inputs, class... Keys>
+inline constexpr bool keys_pack_short_v = !keys_pack_v<Inputs, Keys...> && (is_string_key_v<Keys, Inputs> || ...) &&
+                                          (0 + ... + short_key_least_bits_v<Keys, Inputs>) <= short_pack_bits;
+
+template <class Key, class Inputs>
+COLX_HOST_DEVICE bool append_short_key(std::uint64_t& w, int& used, Key const& key, Inputs const& in, size_type i) {
+  if constexpr (is_string_key_v<Key, Inputs>) {
+    auto const m = key(in, i);
+    if (!m.valid) {
+      w = (w << 3) | 7u;
+      used += 3;
+      return used <= short_pack_bits;
+    }
+    auto const length = static_cast<int>(m.value.size_bytes());
+    if (m.value.size_bytes() > 6 || used + 3 + 8 * length > short_pack_bits) { return false; }
+    w = (w << 3) | static_cast<std::uint64_t>(length);
+    for (int b = 0; b < length; ++b) { w = (w << 8) | static_cast<unsigned char>(m.value.data()[b]); }
+    used += 3 + 8 * length;
+    return true;
+  } else {
+    w = append_packed_key(w, key, in, i);
+    used += packed_key_bits_v<Key, Inputs>;
+    return used <= short_pack_bits;
+  }
+}
+// Row i's keys as a tagged word, or 0 when they do not fit (keys_pack_short_v must hold).
+template <class Inputs, class... Keys>
+COLX_HOST_DEVICE std::uint64_t pack_short_keys(Inputs const& in, size_type i, Keys const&... keys) {
+  std::uint64_t w = 1;
+  int used = 0;
+  bool const fits = (append_short_key(w, used, keys, in, i) && ...);
+  return fits ? (short_pack_tag | w) : 0;
 }
 
 }  // namespace colx::detail

@@ -127,6 +127,28 @@ struct radix_encoding<T> {
       return static_cast<std::uint64_t>(r);
     }
   }
+  // The value encode() made u from (one NaN; -0.0 comes back as 0.0).
+  [[nodiscard]] static constexpr COLX_HOST_DEVICE T decode(std::uint64_t u) noexcept {
+    raw r{};
+    if constexpr (std::is_same_v<raw, bool>) {
+      r = u != 0;
+    } else if constexpr (std::is_floating_point_v<raw>) {
+      using U = std::conditional_t<sizeof(raw) == 4, std::uint32_t, std::uint64_t>;
+      constexpr U sign = U{1} << (sizeof(raw) * 8 - 1);
+      auto const e = static_cast<U>(u);
+      r = colx::bit_cast<raw>((e & sign) ? static_cast<U>(e & ~sign) : static_cast<U>(~e));
+    } else if constexpr (std::is_signed_v<raw>) {
+      using U = std::make_unsigned_t<raw>;
+      r = static_cast<raw>(static_cast<U>(static_cast<U>(u) ^ (U{1} << (sizeof(raw) * 8 - 1))));
+    } else {
+      r = static_cast<raw>(u);
+    }
+    if constexpr (std::is_same_v<raw, T>) {
+      return r;
+    } else {
+      return T{r};
+    }
+  }
 };
 
 }  // namespace colx::detail

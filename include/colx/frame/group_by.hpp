@@ -142,9 +142,10 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
   tuple<Keys...> keys;
   tuple<Aggs...> aggs;
   bool drop_null_keys = false;
-  // Slot s is entry_bytes bytes at entries + s * entry_bytes: the first-inserted row of its group
-  // (or empty_slot), then (in the aggregation's table) the group's cells, so that one row's
-  // lookup and update touch one place. The sample's table has the rows only.
+  // Slot s is entry_bytes bytes at entries + s * entry_bytes: a header of 8 bytes, then (in the
+  // aggregation's table) the group's cells, so that one row's lookup and update touch one place.
+  // The header is the keys' word when they pack (or empty_word), else the group's first-inserted
+  // row (or empty_slot). The sample's table has the headers only.
   unsigned char* entries = nullptr;
   std::size_t entry_bytes = sizeof(size_type);
   std::uint64_t slot_mask = 0;  // slots - 1 (a power of two)
@@ -180,29 +181,56 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
   }
   // Keys that fit one 64-bit word together (fixed-width keys, 8 bytes in all at most, plus a bit
   // per nullable key) are compared as that word, which the slot keeps: no input row is read
-  // again to compare keys, and the caches and block tables know a group by its word without
-  // looking it up in the global table.
+  // again to compare keys (nor to write the result's keys: they are decoded from the word), and
+  // the caches and block tables know a group by its word without looking it up in the global
+  // table. Keys with strings may pack row by row when the strings are short (short_packed): the
+  // caches and block tables then know such a group by its tagged word, and only their flushes
+  // look it up in the global table, which compares keys at rows.
   static constexpr bool packed = keys_pack_v<Inputs, Keys...>;
-  static constexpr std::size_t word_bytes = packed ? sizeof(std::uint64_t) : 0;
+  static constexpr bool short_packed = keys_pack_short_v<Inputs, Keys...>;
   static constexpr std::uint64_t empty_word = ~std::uint64_t{0};
+  static_assert(sizeof(size_type) == sizeof(std::uint64_t) && alignof(cells) <= sizeof(std::uint64_t),
+                "a slot's header is one 8-byte word, and its cells follow it");
 
   COLX_HOST_DEVICE size_type* rep_at(std::uint64_t s) const {
     return reinterpret_cast<size_type*>(entries + s * entry_bytes);
   }
   COLX_HOST_DEVICE std::uint64_t* word_at(std::uint64_t s) const {
-    return reinterpret_cast<std::uint64_t*>(entries + s * entry_bytes + sizeof(size_type));
+    return reinterpret_cast<std::uint64_t*>(entries + s * entry_bytes);
   }
   COLX_HOST_DEVICE cells* cells_at(size_type s) const {
-    return reinterpret_cast<cells*>(entries + static_cast<std::uint64_t>(s) * entry_bytes + sizeof(size_type) + word_bytes);
+    return reinterpret_cast<cells*>(entries + static_cast<std::uint64_t>(s) * entry_bytes + sizeof(std::uint64_t));
   }
-  // Slot layout: the group's first row, its keys' word when packed, its cells. With packed keys
-  // one slot more than slot_mask + 1 holds the group whose word is empty_word itself.
-  static constexpr std::size_t table_entry_bytes = sizeof(size_type) + word_bytes + sizeof(cells);
-  static constexpr std::size_t sample_entry_bytes = sizeof(size_type) + word_bytes;
+  // With packed keys one slot more than slot_mask + 1 holds the group whose word is empty_word
+  // itself; its header is 0 while unused and 1 once used.
+  static constexpr std::size_t table_entry_bytes = sizeof(std::uint64_t) + sizeof(cells);
+  static constexpr std::size_t sample_entry_bytes = sizeof(std::uint64_t);
   [[nodiscard]] static constexpr size_type table_slots(size_type capacity) { return capacity + (packed ? 1 : 0); }
+  COLX_HOST_DEVICE bool occupied(std::uint64_t s) const {
+    if constexpr (packed) {
+      return s > slot_mask ? *word_at(s) != 0 : *word_at(s) != empty_word;
+    } else {
+      return *rep_at(s) != empty_slot;
+    }
+  }
+  COLX_HOST_DEVICE void clear(std::uint64_t s) const {
+    if constexpr (packed) {
+      *word_at(s) = s > slot_mask ? 0 : empty_word;
+    } else {
+      *rep_at(s) = empty_slot;
+    }
+  }
 
   COLX_HOST_DEVICE std::uint64_t pack(size_type i) const {
     return [&]<std::size_t... K>(std::index_sequence<K...>) { return pack_keys(in, i, get<K>(keys)...); }(
+        std::index_sequence_for<Keys...>{});
+  }
+  template <std::size_t K>
+  COLX_HOST_DEVICE auto unpack(std::uint64_t word) const {
+    return unpack_key<K, Inputs, Keys...>(word);
+  }
+  COLX_HOST_DEVICE std::uint64_t pack_short(size_type i) const {
+    return [&]<std::size_t... K>(std::index_sequence<K...>) { return pack_short_keys(in, i, get<K>(keys)...); }(
         std::index_sequence_for<Keys...>{});
   }
 
@@ -217,7 +245,7 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
   // only see it empty, and the compare-and-swap then returns what is there.
   COLX_HOST_DEVICE size_type locate(size_type i) const {
     if constexpr (packed) {
-      return locate_word(pack(i), i);
+      return locate_word(pack(i));
     } else {
       std::uint64_t p = hash(i) & slot_mask;
       for (std::uint64_t probe = 0; probe <= slot_mask; ++probe) {
@@ -237,12 +265,12 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
       return -1;
     }
   }
-  // The slot of the group whose keys pack to w (row: one of its rows).
-  COLX_HOST_DEVICE size_type locate_word(std::uint64_t w, size_type row) const {
+  // The slot of the group whose keys pack to w.
+  COLX_HOST_DEVICE size_type locate_word(std::uint64_t w) const {
     if (w == empty_word) {  // the extra slot
-      std::uint64_t const extra = slot_mask + 1;
-      if (*rep_at(extra) == empty_slot && atomic_cas(rep_at(extra), empty_slot, row) == empty_slot) { count_group(); }
-      return static_cast<size_type>(extra);
+      std::uint64_t* const used = word_at(slot_mask + 1);
+      if (*used == 0 && atomic_cas(used, std::uint64_t{0}, std::uint64_t{1}) == 0) { count_group(); }
+      return static_cast<size_type>(slot_mask + 1);
     }
     std::uint64_t p = mix64(w) & slot_mask;
     for (std::uint64_t probe = 0; probe <= slot_mask; ++probe) {
@@ -251,7 +279,6 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
       if (held == empty_word) {
         held = atomic_cas(word, empty_word, w);
         if (held == empty_word) {
-          *rep_at(p) = row;  // read only after the pass
           count_group();
           return static_cast<size_type>(p);
         }
@@ -268,6 +295,10 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
     if constexpr (packed) {
       return pack(i);
     } else {
+      if constexpr (short_packed) {
+        std::uint64_t const w = pack_short(i);
+        if (w != 0) { return w; }
+      }
       size_type const slot = locate(i);
       return slot < 0 ? no_group_id : static_cast<std::uint64_t>(slot);
     }
@@ -275,7 +306,10 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
   COLX_HOST_DEVICE bool found(std::uint64_t id) const { return packed || id != no_group_id; }
   COLX_HOST_DEVICE size_type slot_of(std::uint64_t id, size_type row) const {
     if constexpr (packed) {
-      return locate_word(id, row);
+      (void)row;
+      return locate_word(id);
+    } else if constexpr (short_packed) {
+      return (id & short_pack_tag) != 0 ? locate(row) : static_cast<size_type>(id);
     } else {
       return static_cast<size_type>(id);
     }
@@ -327,8 +361,7 @@ template <class Fn>
 struct init_table_fn {
   Fn fn;
   COLX_HOST_DEVICE void operator()(size_type s) const {
-    *fn.rep_at(static_cast<std::uint64_t>(s)) = empty_slot;
-    if constexpr (Fn::packed) { *fn.word_at(static_cast<std::uint64_t>(s)) = Fn::empty_word; }
+    fn.clear(static_cast<std::uint64_t>(s));
     if (fn.entry_bytes > Fn::sample_entry_bytes) { *fn.cells_at(s) = Fn::identity(); }
   }
 };
@@ -337,16 +370,21 @@ struct init_table_fn {
 template <class Fn>
 struct group_row_fn {
   Fn fn;
-  COLX_HOST_DEVICE bool operator()(size_type s) const { return *fn.rep_at(static_cast<std::uint64_t>(s)) != empty_slot; }
+  COLX_HOST_DEVICE bool operator()(size_type s) const { return fn.occupied(static_cast<std::uint64_t>(s)); }
 };
 template <class Fn, class Item, std::size_t NumKeys>
 struct load_group_fn {
   Fn fn;
   COLX_HOST_DEVICE Item operator()(size_type s) const {
     Item item{};
-    size_type const row = *fn.rep_at(static_cast<std::uint64_t>(s));
-    [&]<std::size_t... K>(std::index_sequence<K...>) { (put(item, K, get<K>(fn.keys)(fn.in, row)), ...); }(
-        std::make_index_sequence<NumKeys>{});
+    auto const slot = static_cast<std::uint64_t>(s);
+    if constexpr (Fn::packed) {
+      std::uint64_t const word = slot > fn.slot_mask ? Fn::empty_word : *fn.word_at(slot);
+      put_keys(item, [&]<std::size_t K>() { return fn.template unpack<K>(word); }, std::make_index_sequence<NumKeys>{});
+    } else {
+      size_type const row = *fn.rep_at(slot);
+      put_keys(item, [&]<std::size_t K>() { return get<K>(fn.keys)(fn.in, row); }, std::make_index_sequence<NumKeys>{});
+    }
     [&]<std::size_t... A>(std::index_sequence<A...>) {
       (put(item, NumKeys + A,
            Fn::template traits<A>::cell::finish(get<A>(*fn.cells_at(s)), aggregation_context<Fn, A>{&fn})),
@@ -356,6 +394,10 @@ struct load_group_fn {
   }
 
  private:
+  template <class KeyAt, std::size_t... K>
+  static COLX_HOST_DEVICE void put_keys(Item& item, KeyAt const& key_at, std::index_sequence<K...>) {
+    (put(item, K, key_at.template operator()<K>()), ...);
+  }
   template <class M>
   static COLX_HOST_DEVICE void put(Item& item, std::size_t position, M const& m) {
     put_at(item, position, m, std::make_index_sequence<decltype(Item::values)::size>{});
@@ -441,6 +483,7 @@ struct group_plan {
   std::size_t entry_bytes = 0;  // per slot: the group's first row and its cells
   int shared_slots = 0;         // per block: not 0 on the few-groups path
   bool private_caches = false;  // a handful of groups: per-thread caches first
+  char const* key_form = "";    // how rows' keys are compared
 };
 
 // With `plan` set, only samples and plans: returns an empty result.
@@ -532,7 +575,11 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
      ...);
   }(std::index_sequence_for<Named...>{});
   if (plan != nullptr) {
-    *plan = group_plan{n, estimated_groups, capacity, fn_t::table_entry_bytes, shared_slots, private_caches};
+    char const* const key_form = fn_t::packed         ? "packed into one 64-bit word"
+                                 : fn_t::short_packed ? "packed into one word per row when their strings are short "
+                                                        "(at most 6 bytes), else compared at rows"
+                                                      : "compared at rows";
+    *plan = group_plan{n, estimated_groups, capacity, fn_t::table_entry_bytes, shared_slots, private_caches, key_form};
     return write_frame<out_schema>(0, masked, types, stream, mr, [](auto const&) { return size_type{0}; });
   }
 
@@ -596,7 +643,7 @@ template <class Source, class... Keys, class... Named>
   out << "group_by + aggregate over " << p.rows << " rows, one pass\n  where " << pred.to_string() << "\n  keys:";
   std::apply([&](auto const&... k) { ((out << " " << detail::group_key<std::remove_cvref_t<decltype(k)>>::name.view()), ...); },
              g.stage.keys);
-  out << "\n";
+  out << " (" << p.key_form << ")\n";
   std::apply([&](auto const&... n) { ((out << "  " << n.name.view() << " = " << n.expr.to_string() << "\n"), ...); }, a.aggs);
   out << "  about " << static_cast<size_type>(p.estimated_groups) << " groups (from a sample): ";
   if (p.shared_slots > 0) {
