@@ -51,6 +51,17 @@ double host_time_us(F&& f, int calls, int reps = 5) {
   return times[times.size() / 2];
 }
 
+// Whether a CUDA device is there; prints why not. Every benchmark's main begins with
+// `if (!bench::have_device()) { return 77; }` (77: ctest's "skipped").
+inline bool have_device() {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::puts("no CUDA device: benchmark skipped");
+    return false;
+  }
+  return true;
+}
+
 inline std::string device_name() {
   int device = 0;
   COLX_CUDA_TRY(cudaGetDevice(&device));

@@ -229,11 +229,7 @@ void filters(bench_context& ctx, size_type n) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::puts("no CUDA device: benchmark skipped");
-    return 77;
-  }
+  if (!bench::have_device()) { return 77; }
   bench_context ctx;
   // The legacy default stream: pipelines written with `|` run there (they take no stream yet).
   ctx.raw = nullptr;

@@ -210,11 +210,7 @@ void tpch_queries(context& ctx, double scale_factor) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::puts("no CUDA device: benchmark skipped");
-    return 77;
-  }
+  if (!bench::have_device()) { return 77; }
   context ctx;
   std::printf("device: %s\n", bench::device_name().c_str());
   size_type const n = size_type{1} << 27;

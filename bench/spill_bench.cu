@@ -64,11 +64,7 @@ outcome workload() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::puts("no CUDA device: benchmark skipped");
-    return 77;
-  }
+  if (!bench::have_device()) { return 77; }
   bench::json_records json;
   std::printf("device: %s\n", bench::device_name().c_str());
   auto& spill = spill_manager::get();

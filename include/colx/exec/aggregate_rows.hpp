@@ -5,11 +5,16 @@
 // `flush` only to make room, and at the end: with few groups a thread flushes a handful of times
 // in all, whatever the number of rows.
 //
-// The aggregation Fn provides: keep(i) (the row passes the filter), group_id(i) (what the caches
-// know row i's group by: its packed keys, or its slot in the table) and found(id) (false when the
-// table had no room), slot_of(id, row) (the table slot, inserting the group with `row` as its
-// first row; -1 when full), Fn::identity() (empty cells), add(cells&, i), merge(cells* dst,
-// cells) (atomically) and cells_at(slot) (the table's cells of a slot).
+// Rows are read Unroll at a time: every load of Unroll rows (filter, keys, aggregated values) is
+// issued before any of them is added, so that a thread keeps several rows' loads in flight; with
+// few threads per multiprocessor (a wide aggregation's registers) that is what keeps the memory
+// busy.
+//
+// The aggregation Fn provides: load(i) (row i as a Fn::loaded: whether it counts, what the caches
+// know its group by (its packed keys, or its slot in the table), and its aggregated values),
+// slot_of(id, row) (the table slot, inserting the group with `row` as its first row; -1 when
+// full), Fn::identity() (empty cells), add(cells&, loaded, i), merge(cells* dst, cells)
+// (atomically) and cells_at(slot) (the table's cells of a slot).
 #include <colx/core/config.hpp>
 
 #include <cstddef>
@@ -22,7 +27,7 @@ inline constexpr size_type no_group = -1;
 // so the caches below track use with flags, and block tables send that key to the global table.
 inline constexpr std::uint64_t no_group_id = ~std::uint64_t{0};
 
-template <int CacheSize, class Fn, class Flush>
+template <int CacheSize, int Unroll, class Fn, class Flush>
 COLX_HOST_DEVICE void aggregate_cached(Fn const& fn, size_type first, size_type last, size_type step, Flush const& flush) {
   using cells = typename Fn::cells;
   std::uint64_t ids[CacheSize];
@@ -37,31 +42,40 @@ COLX_HOST_DEVICE void aggregate_cached(Fn const& fn, size_type first, size_type 
     cache[k] = Fn::identity();
   }
   int victim = 0;
-  for (size_type i = first; i < last; i += step) {
-    if (!fn.keep(i)) { continue; }
-    std::uint64_t const id = fn.group_id(i);
-    if (!fn.found(id)) { continue; }
-    bool hit = false;
+  for (size_type base = first; base < last; base += Unroll * step) {
+    typename Fn::loaded batch[Unroll];
     COLX_UNROLL
-    for (int k = 0; k < CacheSize; ++k) {
-      if (used[k] && ids[k] == id) {
-        fn.add(cache[k], i);
-        hit = true;
-      }
+    for (int u = 0; u < Unroll; ++u) {
+      size_type const i = base + u * step;
+      if (i < last) { batch[u] = fn.load(i); }
     }
-    if (hit) { continue; }
     COLX_UNROLL
-    for (int k = 0; k < CacheSize; ++k) {
-      if (k == victim) {
-        if (used[k]) { flush(ids[k], rows[k], cache[k]); }
-        ids[k] = id;
-        rows[k] = i;
-        used[k] = true;
-        cache[k] = Fn::identity();
-        fn.add(cache[k], i);
+    for (int u = 0; u < Unroll; ++u) {
+      typename Fn::loaded const& row = batch[u];
+      if (!row.counts) { continue; }
+      size_type const i = base + u * step;
+      bool hit = false;
+      COLX_UNROLL
+      for (int k = 0; k < CacheSize; ++k) {
+        if (used[k] && ids[k] == row.id) {
+          fn.add(cache[k], row, i);
+          hit = true;
+        }
       }
+      if (hit) { continue; }
+      COLX_UNROLL
+      for (int k = 0; k < CacheSize; ++k) {
+        if (k == victim) {
+          if (used[k]) { flush(ids[k], rows[k], cache[k]); }
+          ids[k] = row.id;
+          rows[k] = i;
+          used[k] = true;
+          cache[k] = Fn::identity();
+          fn.add(cache[k], row, i);
+        }
+      }
+      victim = victim + 1 == CacheSize ? 0 : victim + 1;
     }
-    victim = victim + 1 == CacheSize ? 0 : victim + 1;
   }
   COLX_UNROLL
   for (int k = 0; k < CacheSize; ++k) {
@@ -81,12 +95,19 @@ struct flush_to_table {
 
 inline constexpr int group_cache_size = 4;
 
+// Rows a GPU thread loads ahead: 4 of up to 32 bytes, 2 of up to 96 (a TPC-H Q1 row), else 1.
+template <class Fn>
+constexpr int aggregate_unroll() {
+  constexpr std::size_t bytes = sizeof(typename Fn::loaded);
+  return bytes <= 32 ? 4 : bytes <= 96 ? 2 : 1;
+}
+
 // The host backend's pass: each chunk of rows with its own private cells.
 template <class Fn>
 struct aggregate_chunk_fn {
   Fn fn;
   COLX_HOST_DEVICE void operator()(size_type first, size_type last, size_type step) const {
-    aggregate_cached<group_cache_size>(fn, first, last, step, flush_to_table<Fn>{&fn});
+    aggregate_cached<group_cache_size, 1>(fn, first, last, step, flush_to_table<Fn>{&fn});
   }
 };
 

@@ -318,8 +318,28 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
   static COLX_HOST_DEVICE cells identity() {
     return cells(bound_aggregation_traits<Aggs, Inputs>::cell::identity()...);
   }
-  COLX_HOST_DEVICE void add(cells& c, size_type i) const {
-    [&]<std::size_t... K>(std::index_sequence<K...>) { (add_one<K>(c, i), ...); }(std::index_sequence_for<Aggs...>{});
+
+  // A row as the row loop takes it (exec/aggregate_rows.hpp): whether it counts (it passes the
+  // filter and its group has a slot), its group id, and each aggregation's value.
+  using values = tuple<std::remove_cvref_t<decltype(std::declval<Aggs const&>().expr(std::declval<Inputs const&>(), size_type{}))>...>;
+  struct loaded {
+    bool counts = false;
+    std::uint64_t id = 0;
+    values v{};
+  };
+  COLX_HOST_DEVICE loaded load(size_type i) const {
+    loaded r;
+    if (keep(i)) {
+      // The values first: their loads need not wait for a slot lookup's.
+      r.v = [&]<std::size_t... K>(std::index_sequence<K...>) { return values(get<K>(aggs).expr(in, i)...); }(
+          std::index_sequence_for<Aggs...>{});
+      r.id = group_id(i);
+      r.counts = found(r.id);
+    }
+    return r;
+  }
+  COLX_HOST_DEVICE void add(cells& c, loaded const& r, size_type i) const {
+    [&]<std::size_t... K>(std::index_sequence<K...>) { (add_one<K>(c, get<K>(r.v), i), ...); }(std::index_sequence_for<Aggs...>{});
   }
   // Merges c into *dst: the table's cells or a block's.
   COLX_HOST_DEVICE void merge(cells* dst, cells const& c) const {
@@ -329,9 +349,8 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
   template <std::size_t K>
   using traits = bound_aggregation_traits<std::remove_cvref_t<decltype(get<K>(std::declval<tuple<Aggs...> const&>()))>, Inputs>;
 
-  template <std::size_t K>
-  COLX_HOST_DEVICE void add_one(cells& c, size_type i) const {
-    auto const v = get<K>(aggs).expr(in, i);
+  template <std::size_t K, class V>
+  COLX_HOST_DEVICE void add_one(cells& c, V const& v, size_type i) const {
     if (traits<K>::counts_nulls || v.valid) {
       traits<K>::cell::add(get<K>(c), v.value, i, aggregation_context<group_table_fn, K>{this});
     }

@@ -67,7 +67,8 @@ __global__ void __launch_bounds__(Block) aggregate_rows_kernel(size_type n, Fn f
   size_type const first = static_cast<size_type>(blockIdx.x) * Block + threadIdx.x;
   // One row loop for both paths (the test is uniform across the grid): half the code to compile.
   unsigned const mask = shared_slots > 0 ? static_cast<unsigned>(shared_slots - 1) : 0;
-  colx::detail::aggregate_cached<CacheSize>(fn, first, n, step, flush_to_block<Fn>{&fn, ids, rows, block_cells, mask});
+  colx::detail::aggregate_cached<CacheSize, colx::detail::aggregate_unroll<Fn>()>(
+      fn, first, n, step, flush_to_block<Fn>{&fn, ids, rows, block_cells, mask});
   __syncthreads();
   for (int s = threadIdx.x; s < shared_slots; s += Block) {
     if (ids[s] == colx::detail::no_group_id) { continue; }

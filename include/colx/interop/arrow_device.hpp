@@ -156,65 +156,33 @@ inline void export_arrow_device_array(table t, ArrowDeviceArray* out, stream_ref
 
 // ---- streams ---------------------------------------------------------------------------------------
 
+namespace detail {
+inline void export_device_stream_table(table t, ArrowDeviceArray* out, stream_ref stream) {
+  export_arrow_device_array(std::move(t), out, stream);
+}
+}  // namespace detail
+
 // An ArrowDeviceArrayStream over `tables` (all in one kind of memory); each get_next records its
 // sync event on `stream`. device_type is that of the first table (CPU for none).
 inline void export_arrow_device_stream(std::vector<table> tables, std::vector<std::string> names,
                                        ArrowDeviceArrayStream* out, stream_ref stream = {}) {
-  COLX_EXPECTS(out != nullptr, "Arrow export needs an ArrowDeviceArrayStream to write to (got a null pointer)");
-  detail::check_stream_tables(tables, names);
   memory_kind const kind = tables.empty() ? memory_kind::host : detail::table_kind(tables.front());
   for (auto const& t : tables) {
     COLX_EXPECTS(detail::table_kind(t) == kind, "an ArrowDeviceArrayStream lives on one device: tables in ",
                  to_string(kind), " and ", to_string(detail::table_kind(t)), " memory");
   }
-  auto state = std::make_unique<detail::arrow_table_stream_state>();
-  state->tables = std::move(tables);
-  state->names = std::move(names);
-  state->stream = stream;
-  *out = ArrowDeviceArrayStream{};
+  detail::export_table_stream<ArrowDeviceArrayStream, ArrowDeviceArray, &detail::export_device_stream_table>(
+      std::move(tables), std::move(names), stream, out);
   out->device_type = detail::arrow_device_type(kind);
-  out->get_schema = [](ArrowDeviceArrayStream* self, ArrowSchema* schema) -> int {
-    if (self == nullptr || self->release == nullptr) { return EINVAL; }
-    auto& s = detail::stream_state(self);
-    return detail::arrow_stream_call(s, [&] { detail::export_stream_schema(s, schema); });
-  };
-  out->get_next = [](ArrowDeviceArrayStream* self, ArrowDeviceArray* array) -> int {
-    if (self == nullptr || self->release == nullptr) { return EINVAL; }
-    auto& s = detail::stream_state(self);
-    return detail::arrow_stream_call(s, [&] {
-      COLX_EXPECTS(array != nullptr, "get_next needs an ArrowDeviceArray to write to");
-      if (s.next == s.tables.size()) {
-        *array = ArrowDeviceArray{};  // the end: array.release NULL
-        return;
-      }
-      export_arrow_device_array(std::move(s.tables[s.next]), array, s.stream);
-      ++s.next;
-    });
-  };
-  out->get_last_error = &detail::table_stream_last_error<ArrowDeviceArrayStream>;
-  out->release = &detail::release_table_stream<ArrowDeviceArrayStream>;
-  out->private_data = state.release();
 }
 
 // Drains an ArrowDeviceArrayStream into tables with their names (ready for work on `stream`), and
 // releases the stream, also when it fails.
 [[nodiscard]] inline std::vector<arrow_table> import_arrow_device_stream(ArrowDeviceArrayStream* in,
                                                                          stream_ref stream = {}) {
-  COLX_EXPECTS(in != nullptr, "Arrow stream import: the ArrowDeviceArrayStream pointer is null");
-  COLX_EXPECTS(in->release != nullptr, "Arrow stream import: the ArrowDeviceArrayStream was already released");
-  detail::stream_release_guard<ArrowDeviceArrayStream> const stream_guard{in};
-  ArrowSchema schema{};
-  if (int const rc = in->get_schema(in, &schema); rc != 0) { detail::throw_stream_error(in, rc, "get_schema"); }
-  detail::stream_release_guard<ArrowSchema> const schema_guard{&schema};
-  std::vector<arrow_table> out;
-  for (;;) {
-    ArrowDeviceArray array{};
-    if (int const rc = in->get_next(in, &array); rc != 0) { detail::throw_stream_error(in, rc, "get_next"); }
-    if (array.array.release == nullptr) { break; }
-    detail::stream_release_guard<ArrowArray> const array_guard{&array.array};
-    out.push_back(import_arrow_device_table(&schema, &array, stream));
-  }
-  return out;
+  return detail::import_table_stream<ArrowDeviceArray>(in, [&](ArrowSchema const* schema, ArrowDeviceArray* array) {
+    return import_arrow_device_table(schema, array, stream);
+  });
 }
 
 }  // namespace colx

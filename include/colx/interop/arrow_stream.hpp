@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <exception>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -59,17 +60,43 @@ int arrow_stream_call(arrow_table_stream_state& state, F&& f) noexcept {
   }
 }
 
-inline void export_stream_schema(arrow_table_stream_state& state, ArrowSchema* out) {
-  COLX_EXPECTS(!state.tables.empty(), "this stream has no tables, so it has no schema");
-  export_arrow_schema(state.tables.front(), state.names, out);
-}
-
 template <class Stream>
 arrow_table_stream_state& stream_state(Stream* self) {
   COLX_EXPECTS(self != nullptr && self->release != nullptr, "the stream was released");
   return *static_cast<arrow_table_stream_state*>(self->private_data);
 }
 
+// The callbacks of an exported stream of tables, for both kinds of stream: `Array` is ArrowArray
+// or ArrowDeviceArray, and `Export` writes one table into it.
+template <class Stream>
+int table_stream_get_schema(Stream* self, ArrowSchema* schema) noexcept {
+  if (self == nullptr || self->release == nullptr) { return EINVAL; }
+  auto& s = stream_state(self);
+  return arrow_stream_call(s, [&] {
+    COLX_EXPECTS(!s.tables.empty(), "this stream has no tables, so it has no schema");
+    export_arrow_schema(s.tables.front(), s.names, schema);
+  });
+}
+template <class Stream, class Array, void (*Export)(table, Array*, stream_ref)>
+int table_stream_get_next(Stream* self, Array* array) noexcept {
+  if (self == nullptr || self->release == nullptr) { return EINVAL; }
+  auto& s = stream_state(self);
+  return arrow_stream_call(s, [&] {
+    COLX_EXPECTS(array != nullptr, "get_next needs an array to write to");
+    if (s.next == s.tables.size()) {
+      *array = Array{};  // the end: release NULL
+      return;
+    }
+    Export(std::move(s.tables[s.next]), array, s.stream);
+    ++s.next;
+  });
+}
+template <class Stream>
+char const* table_stream_last_error(Stream* self) noexcept {
+  if (self == nullptr || self->release == nullptr) { return nullptr; }
+  auto const& state = *static_cast<arrow_table_stream_state*>(self->private_data);
+  return state.last_error.empty() ? nullptr : state.last_error.c_str();
+}
 template <class Stream>
 void release_table_stream(Stream* self) noexcept {
   if (self == nullptr || self->release == nullptr) { return; }
@@ -77,11 +104,21 @@ void release_table_stream(Stream* self) noexcept {
   self->release = nullptr;
 }
 
-template <class Stream>
-char const* table_stream_last_error(Stream* self) noexcept {
-  if (self == nullptr || self->release == nullptr) { return nullptr; }
-  auto const& state = *static_cast<arrow_table_stream_state*>(self->private_data);
-  return state.last_error.empty() ? nullptr : state.last_error.c_str();
+// A stream that owns shallow copies of `tables` until its release.
+template <class Stream, class Array, void (*Export)(table, Array*, stream_ref)>
+void export_table_stream(std::vector<table> tables, std::vector<std::string> names, stream_ref stream, Stream* out) {
+  COLX_EXPECTS(out != nullptr, "Arrow export needs a stream to write to (got a null pointer)");
+  check_stream_tables(tables, names);
+  auto state = std::make_unique<arrow_table_stream_state>();
+  state->tables = std::move(tables);
+  state->names = std::move(names);
+  state->stream = stream;
+  *out = Stream{};
+  out->get_schema = &table_stream_get_schema<Stream>;
+  out->get_next = &table_stream_get_next<Stream, Array, Export>;
+  out->get_last_error = &table_stream_last_error<Stream>;
+  out->release = &release_table_stream<Stream>;
+  out->private_data = state.release();
 }
 
 // Calls the stream's release at scope exit, unless already released.
@@ -99,60 +136,49 @@ template <class Stream>
   COLX_FAIL("Arrow stream: ", call, " failed with error ", code, ": ", message != nullptr ? message : "(no message)");
 }
 
+inline ArrowArray& inner_array(ArrowArray& a) noexcept { return a; }
+inline ArrowArray& inner_array(ArrowDeviceArray& a) noexcept { return a.array; }
+
+// Drains a stream of struct arrays into tables with their names, through `import(schema, array)`,
+// and releases the stream, also when it fails.
+template <class Array, class Stream, class Import>
+std::vector<arrow_table> import_table_stream(Stream* in, Import const& import) {
+  COLX_EXPECTS(in != nullptr, "Arrow stream import: the stream pointer is null");
+  COLX_EXPECTS(in->release != nullptr, "Arrow stream import: the stream was already released");
+  stream_release_guard<Stream> const stream_guard{in};
+  ArrowSchema schema{};
+  if (int const rc = in->get_schema(in, &schema); rc != 0) { throw_stream_error(in, rc, "get_schema"); }
+  stream_release_guard<ArrowSchema> const schema_guard{&schema};
+  std::vector<arrow_table> out;
+  for (;;) {
+    Array array{};
+    if (int const rc = in->get_next(in, &array); rc != 0) { throw_stream_error(in, rc, "get_next"); }
+    if (inner_array(array).release == nullptr) { break; }
+    stream_release_guard<ArrowArray> const array_guard{&inner_array(array)};  // if the import rejects it
+    out.push_back(import(&schema, &array));
+  }
+  return out;
+}
+
+// Exporters with the signature the stream callbacks take.
+inline void export_stream_table(table t, ArrowArray* out, stream_ref stream) { export_arrow_array(std::move(t), out, stream); }
+
 }  // namespace detail
 
 // An ArrowArrayStream over `tables` (host memory), each a struct array with fields `names`. The
 // stream owns shallow copies of the tables until its release; get_next hands them out in order,
 // then an array with release NULL (the end). A stream of no tables has no schema (get_schema fails).
 inline void export_arrow_stream(std::vector<table> tables, std::vector<std::string> names, ArrowArrayStream* out) {
-  COLX_EXPECTS(out != nullptr, "Arrow export needs an ArrowArrayStream to write to (got a null pointer)");
-  detail::check_stream_tables(tables, names);
-  auto state = std::make_unique<detail::arrow_table_stream_state>();
-  state->tables = std::move(tables);
-  state->names = std::move(names);
-  *out = ArrowArrayStream{};
-  out->get_schema = [](ArrowArrayStream* self, ArrowSchema* schema) -> int {
-    if (self == nullptr || self->release == nullptr) { return EINVAL; }
-    auto& s = detail::stream_state(self);
-    return detail::arrow_stream_call(s, [&] { detail::export_stream_schema(s, schema); });
-  };
-  out->get_next = [](ArrowArrayStream* self, ArrowArray* array) -> int {
-    if (self == nullptr || self->release == nullptr) { return EINVAL; }
-    auto& s = detail::stream_state(self);
-    return detail::arrow_stream_call(s, [&] {
-      COLX_EXPECTS(array != nullptr, "get_next needs an ArrowArray to write to");
-      if (s.next == s.tables.size()) {
-        *array = ArrowArray{};  // the end: release NULL
-        return;
-      }
-      export_arrow_array(std::move(s.tables[s.next]), array, s.stream);
-      ++s.next;
-    });
-  };
-  out->get_last_error = &detail::table_stream_last_error<ArrowArrayStream>;
-  out->release = &detail::release_table_stream<ArrowArrayStream>;
-  out->private_data = state.release();
+  detail::export_table_stream<ArrowArrayStream, ArrowArray, &detail::export_stream_table>(std::move(tables), std::move(names),
+                                                                                          stream_ref{}, out);
 }
 
 // Drains an ArrowArrayStream of struct arrays in host memory into tables with their names, and
 // releases the stream (also when it fails). A failing callback throws logic_error with the
 // stream's get_last_error message; malformed arrays throw as import_arrow_table does.
 [[nodiscard]] inline std::vector<arrow_table> import_arrow_stream(ArrowArrayStream* stream) {
-  COLX_EXPECTS(stream != nullptr, "Arrow stream import: the ArrowArrayStream pointer is null");
-  COLX_EXPECTS(stream->release != nullptr, "Arrow stream import: the ArrowArrayStream was already released");
-  detail::stream_release_guard<ArrowArrayStream> const stream_guard{stream};
-  ArrowSchema schema{};
-  if (int const rc = stream->get_schema(stream, &schema); rc != 0) { detail::throw_stream_error(stream, rc, "get_schema"); }
-  detail::stream_release_guard<ArrowSchema> const schema_guard{&schema};
-  std::vector<arrow_table> out;
-  for (;;) {
-    ArrowArray array{};
-    if (int const rc = stream->get_next(stream, &array); rc != 0) { detail::throw_stream_error(stream, rc, "get_next"); }
-    if (array.release == nullptr) { break; }
-    detail::stream_release_guard<ArrowArray> const array_guard{&array};  // if the import rejects it
-    out.push_back(import_arrow_table(&schema, &array));
-  }
-  return out;
+  return detail::import_table_stream<ArrowArray>(
+      stream, [](ArrowSchema const* schema, ArrowArray* array) { return import_arrow_table(schema, array); });
 }
 
 }  // namespace colx

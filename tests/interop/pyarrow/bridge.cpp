@@ -6,6 +6,7 @@
 //   colx_describe:    imports an array (a struct as a table) and describes it as text;
 //   colx_release_schema, colx_free: for the caller's cleanup.
 #include <colx/colx.hpp>
+#include <colx/interop/arrow_device.hpp>
 #include <colx/interop/arrow_export.hpp>
 #include <colx/interop/arrow_import.hpp>
 
@@ -176,6 +177,30 @@ char* colx_describe(ArrowSchema const* schema, ArrowArray* array) {
       auto const c = colx::import_arrow_column(schema, array);
       describe(out, schema->name != nullptr ? schema->name : "", c);
     }
+    return dup(out.str());
+  } catch (std::exception const& e) {
+    return dup(std::string("error: ") + e.what());
+  }
+}
+
+// The same through the C Device Data Interface (host memory: ARROW_DEVICE_CPU).
+int colx_export_demo_device(ArrowSchema* schema, ArrowDeviceArray* array, std::int64_t begin, std::int64_t end) {
+  try {
+    std::vector<std::string> names;
+    colx::table t = demo_table(names);
+    colx::export_arrow_schema(t, names, schema);
+    colx::export_arrow_device_array(std::move(t), begin, end, array);
+    return 0;
+  } catch (std::exception const& e) {
+    std::fprintf(stderr, "colx_export_demo_device: %s\n", e.what());
+    return 1;
+  }
+}
+char* colx_describe_device(ArrowSchema const* schema, ArrowDeviceArray* array) {
+  try {
+    std::ostringstream out;
+    auto const t = colx::import_arrow_device_table(schema, array);
+    for (std::size_t i = 0; i < t.columns.num_columns(); ++i) { describe(out, t.names[i], t.columns.column(i)); }
     return dup(out.str());
   } catch (std::exception const& e) {
     return dup(std::string("error: ") + e.what());

@@ -246,5 +246,47 @@ for array, culprit in [
     out = colx_describe(array)
     check(out.startswith("error:") and culprit in out, "pyarrow %s -> colx: %r should name %s" % (array.type, out, culprit))
 
+# ---- the C Device Data Interface (ARROW_DEVICE_CPU), where this pyarrow has it ---------------------
+# pyarrow's wheels from pip have no CUDA; CPU device arrays are what they import and export.
+DEVICE_ARRAY_BYTES = 128  # sizeof(struct ArrowDeviceArray): the array, device_id, device_type, sync_event, reserved
+DEVICE_ID_OFFSET = ARRAY_BYTES
+DEVICE_TYPE_OFFSET = ARRAY_BYTES + 8
+ARROW_DEVICE_CPU = 1
+if hasattr(pa.RecordBatch, "_import_from_c_device") and hasattr(pa.RecordBatch, "_export_to_c_device"):
+    lib.colx_export_demo_device.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64]
+    lib.colx_export_demo_device.restype = ctypes.c_int
+    lib.colx_describe_device.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+    lib.colx_describe_device.restype = ctypes.c_void_p
+    for begin, end in [(0, N), (3, 37), (5, 5)]:
+        schema = ctypes.create_string_buffer(SCHEMA_BYTES)
+        device_array = ctypes.create_string_buffer(DEVICE_ARRAY_BYTES)
+        rc = lib.colx_export_demo_device(ctypes.addressof(schema), ctypes.addressof(device_array), begin, end)
+        check(rc == 0, "colx_export_demo_device(%d, %d) returned %d" % (begin, end, rc))
+        device_type = ctypes.c_int32.from_buffer(device_array, DEVICE_TYPE_OFFSET).value
+        check(device_type == ARROW_DEVICE_CPU, "colx's host export has device_type %d" % device_type)
+        batch = pa.RecordBatch._import_from_c_device(ctypes.addressof(device_array), ctypes.addressof(schema))
+        check(batch.num_rows == end - begin, "device demo[%d:%d] has %d rows" % (begin, end, batch.num_rows))
+        for name, (pa_type, values, copied) in DEMO.items():
+            col = batch.column(name)
+            where = "device demo[%d:%d].%s" % (begin, end, name)
+            check(col.type == pa_type, "%s: type %s, expected %s" % (where, col.type, pa_type))
+            check(ticks(col) == values[begin:end], "%s: values %s" % (where, ticks(col)))
+        del batch
+
+    for begin, length in [(0, 70), (33, 20)]:
+        piece = pa.RecordBatch.from_arrays(list(ARRAYS.values()), names=list(ARRAYS)).slice(begin, length)
+        schema = ctypes.create_string_buffer(SCHEMA_BYTES)
+        device_array = ctypes.create_string_buffer(DEVICE_ARRAY_BYTES)
+        piece._export_to_c_device(ctypes.addressof(device_array), ctypes.addressof(schema))
+        p = lib.colx_describe_device(ctypes.addressof(schema), ctypes.addressof(device_array))
+        out = ctypes.string_at(p).decode()
+        lib.colx_free(p)
+        want = "".join(describe(n, piece.column(n)) for n in ARRAYS)
+        check(out == want, "pyarrow device batch[%d:+%d] -> colx differs:\n%s\nvs\n%s" % (begin, length, out, want))
+        lib.colx_release_schema(ctypes.addressof(schema))
+    print("C Device Data Interface (CPU): checked both ways")
+else:
+    print("this pyarrow has no C Device Data Interface; skipped that part")
+
 print("%d checks, %d failed" % (checks, len(failures)))
 sys.exit(1 if failures else 0)
