@@ -27,19 +27,35 @@ inline constexpr size_type no_group = -1;
 // so the caches below track use with flags, and block tables send that key to the global table.
 inline constexpr std::uint64_t no_group_id = ~std::uint64_t{0};
 
-template <int CacheSize, int Unroll, class Fn, class Flush>
-COLX_HOST_DEVICE void aggregate_cached(Fn const& fn, size_type first, size_type last, size_type step, Flush const& flush) {
-  using cells = typename Fn::cells;
+// Where a thread keeps its private cells. In registers: an array indexed only by unrolled
+// constants (a dynamic index would put it in local memory), so an access to cell k is CacheSize
+// predicated copies of the work. That suits small cells; wide ones (TPC-H Q1's eight aggregations
+// make 88 bytes a group) would take most of a thread's registers and starve the multiprocessor
+// of threads, so the GPU keeps them in the thread's slice of shared memory instead
+// (gpu/aggregate_rows.cuh), where cell k is one indexed access.
+template <class Cells, int CacheSize>
+struct register_cells {
+  Cells cells[CacheSize];
+  template <class F>
+  COLX_HOST_DEVICE void with(int k, F const& f) {
+    COLX_UNROLL
+    for (int j = 0; j < CacheSize; ++j) {
+      if (j == k) { f(cells[j]); }
+    }
+  }
+};
+
+template <int CacheSize, int Unroll, class Fn, class Cache, class Flush>
+COLX_HOST_DEVICE void aggregate_cached(Fn const& fn, size_type first, size_type last, size_type step, Cache& cache,
+                                       Flush const& flush) {
   std::uint64_t ids[CacheSize];
   size_type rows[CacheSize];  // the first row the cache saw of each group: a packed key's rep row
   bool used[CacheSize];
-  cells cache[CacheSize];
   COLX_UNROLL
   for (int k = 0; k < CacheSize; ++k) {
     ids[k] = no_group_id;
     rows[k] = no_group;
     used[k] = false;
-    cache[k] = Fn::identity();
   }
   int victim = 0;
   for (size_type base = first; base < last; base += Unroll * step) {
@@ -54,32 +70,43 @@ COLX_HOST_DEVICE void aggregate_cached(Fn const& fn, size_type first, size_type 
       typename Fn::loaded const& row = batch[u];
       if (!row.counts) { continue; }
       size_type const i = base + u * step;
-      bool hit = false;
+      int hit = -1;
       COLX_UNROLL
       for (int k = 0; k < CacheSize; ++k) {
-        if (used[k] && ids[k] == row.id) {
-          fn.add(cache[k], row, i);
-          hit = true;
-        }
+        if (used[k] && ids[k] == row.id) { hit = k; }
       }
-      if (hit) { continue; }
+      if (hit >= 0) {
+        cache.with(hit, [&](typename Fn::cells& c) { fn.add(c, row, i); });
+        continue;
+      }
+      // A new group takes the victim's place: the victim's cells go to the table first.
+      std::uint64_t old_id = no_group_id;
+      size_type old_row = no_group;
+      bool old_used = false;
       COLX_UNROLL
       for (int k = 0; k < CacheSize; ++k) {
         if (k == victim) {
-          if (used[k]) { flush(ids[k], rows[k], cache[k]); }
+          old_id = ids[k];
+          old_row = rows[k];
+          old_used = used[k];
           ids[k] = row.id;
           rows[k] = i;
           used[k] = true;
-          cache[k] = Fn::identity();
-          fn.add(cache[k], row, i);
         }
       }
+      cache.with(victim, [&](typename Fn::cells& c) {
+        if (old_used) { flush(old_id, old_row, c); }
+        c = Fn::identity();
+        fn.add(c, row, i);
+      });
       victim = victim + 1 == CacheSize ? 0 : victim + 1;
     }
   }
   COLX_UNROLL
   for (int k = 0; k < CacheSize; ++k) {
-    if (used[k]) { flush(ids[k], rows[k], cache[k]); }
+    if (used[k]) {
+      cache.with(k, [&](typename Fn::cells& c) { flush(ids[k], rows[k], c); });
+    }
   }
 }
 
@@ -95,19 +122,18 @@ struct flush_to_table {
 
 inline constexpr int group_cache_size = 4;
 
-// Rows a GPU thread loads ahead: 4 of up to 32 bytes, 2 of up to 96 (a TPC-H Q1 row), else 1.
+// Rows a GPU thread loads ahead: 4 of up to 32 bytes, 2 of up to 96 (a TPC-H Q1 row), else 1. (A
+// constant: device code reads it without calling a host constexpr function.)
 template <class Fn>
-constexpr int aggregate_unroll() {
-  constexpr std::size_t bytes = sizeof(typename Fn::loaded);
-  return bytes <= 32 ? 4 : bytes <= 96 ? 2 : 1;
-}
+inline constexpr int aggregate_unroll_v = sizeof(typename Fn::loaded) <= 32 ? 4 : sizeof(typename Fn::loaded) <= 96 ? 2 : 1;
 
 // The host backend's pass: each chunk of rows with its own private cells.
 template <class Fn>
 struct aggregate_chunk_fn {
   Fn fn;
   COLX_HOST_DEVICE void operator()(size_type first, size_type last, size_type step) const {
-    aggregate_cached<group_cache_size, 1>(fn, first, last, step, flush_to_table<Fn>{&fn});
+    register_cells<typename Fn::cells, group_cache_size> cache;
+    aggregate_cached<group_cache_size, 1>(fn, first, last, step, cache, flush_to_table<Fn>{&fn});
   }
 };
 

@@ -149,8 +149,11 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
   unsigned char* entries = nullptr;
   std::size_t entry_bytes = sizeof(size_type);
   std::uint64_t slot_mask = 0;  // slots - 1 (a power of two)
-  size_type* groups = nullptr;  // groups inserted so far
-  size_type max_groups = 0;    // beyond this the table is too full: the pass is rerun larger
+  // Groups inserted so far, counted in group_shards counters (a power of two) a cache line apart,
+  // by slot: with millions of groups, one counter would take millions of atomics on one address.
+  size_type* groups = nullptr;
+  std::uint64_t group_shards = 1;
+  size_type max_groups = 0;  // per counter: beyond this the table is too full, and the pass is rerun larger
   unsigned* overflow = nullptr;
 
   COLX_HOST_DEVICE bool keep(size_type i) const {
@@ -234,9 +237,10 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
         std::index_sequence_for<Keys...>{});
   }
 
+  static constexpr std::uint64_t counter_stride = 128 / sizeof(size_type);
   // A new group took a slot: count it, and flag the pass for a rerun when the table is too full.
-  COLX_HOST_DEVICE void count_group() const {
-    size_type const before = atomic_fetch_add(groups, size_type{1});
+  COLX_HOST_DEVICE void count_group(std::uint64_t slot) const {
+    size_type const before = atomic_fetch_add(groups + (slot & (group_shards - 1)) * counter_stride, size_type{1});
     if (before >= max_groups) { atomic_or(overflow, 1u); }
   }
 
@@ -254,7 +258,7 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
         if (held == empty_slot) {
           held = atomic_cas(rep, empty_slot, i);
           if (held == empty_slot) {
-            count_group();
+            count_group(p);
             return static_cast<size_type>(p);
           }
         }
@@ -269,7 +273,7 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
   COLX_HOST_DEVICE size_type locate_word(std::uint64_t w) const {
     if (w == empty_word) {  // the extra slot
       std::uint64_t* const used = word_at(slot_mask + 1);
-      if (*used == 0 && atomic_cas(used, std::uint64_t{0}, std::uint64_t{1}) == 0) { count_group(); }
+      if (*used == 0 && atomic_cas(used, std::uint64_t{0}, std::uint64_t{1}) == 0) { count_group(slot_mask + 1); }
       return static_cast<size_type>(slot_mask + 1);
     }
     std::uint64_t p = mix64(w) & slot_mask;
@@ -279,7 +283,7 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
       if (held == empty_word) {
         held = atomic_cas(word, empty_word, w);
         if (held == empty_word) {
-          count_group();
+          count_group(p);
           return static_cast<size_type>(p);
         }
       }
@@ -534,17 +538,32 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
   resource_ref const work = get_current_resource(kind);
   fn_t fn{f.inputs(), pred, keys, aggs, options.drop_null_keys};
 
-  // Counters and flags the passes update: [groups, sampled kept rows, overflow].
-  uvector<size_type> counters(3, stream, work);
-  auto const reset_counters = [&] { fill_bytes(counters.data(), kind, 0, 3 * sizeof(size_type), stream); };
+  // Counters and flags the passes update, each in a cache line of its own: the group counters
+  // (see group_table_fn::groups), sampled kept rows, overflow.
+  constexpr std::uint64_t most_shards = 64;
+  constexpr std::size_t stride = fn_t::counter_stride;
+  constexpr std::size_t counter_words = (most_shards + 2) * stride;
+  uvector<size_type> counters(static_cast<size_type>(counter_words), stream, work);
+  size_type* const kept_counter = counters.data() + most_shards * stride;
+  auto const reset_counters = [&] { fill_bytes(counters.data(), kind, 0, counter_words * sizeof(size_type), stream); };
+  // [groups, sampled kept rows, overflow]
   auto const read_counters = [&] {
-    size_type host[3] = {};
-    copy_bytes(host, memory_kind::host, counters.data(), kind, sizeof(host), stream);
+    std::vector<size_type> host(counter_words);
+    copy_bytes(host.data(), memory_kind::host, counters.data(), kind, counter_words * sizeof(size_type), stream);
     stream.synchronize();
-    return std::array<size_type, 3>{host[0], host[1], host[2]};
+    size_type groups = 0;
+    for (std::uint64_t s = 0; s < most_shards; ++s) { groups += host[s * stride]; }
+    return std::array<size_type, 3>{groups, host[most_shards * stride], host[(most_shards + 1) * stride]};
   };
   fn.groups = counters.data();
-  fn.overflow = reinterpret_cast<unsigned*>(counters.data() + 2);
+  fn.overflow = reinterpret_cast<unsigned*>(counters.data() + (most_shards + 1) * stride);
+  // One counter for small tables, whose share per counter would be too small to judge fullness
+  // by; many for large ones (a counter's share then strays a few percent at most).
+  auto const set_capacity = [&](fn_t& t, size_type slots, size_type most_groups) {
+    t.slot_mask = static_cast<std::uint64_t>(slots - 1);
+    t.group_shards = slots >= (size_type{1} << 16) ? most_shards : 1;
+    t.max_groups = most_groups / static_cast<size_type>(t.group_shards);
+  };
 
   // Table size: from the number of groups in a sample of the rows (all of them when few).
   constexpr size_type most_sampled = size_type{1} << 16;
@@ -560,11 +579,10 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
     fn_t sample = fn;
     sample.entries = static_cast<unsigned char*>(sample_table.data());
     sample.entry_bytes = fn_t::sample_entry_bytes;
-    sample.slot_mask = static_cast<std::uint64_t>(sample_capacity - 1);
-    sample.max_groups = sample_capacity;
+    set_capacity(sample, sample_capacity, sample_capacity);
     on_backend(kind, stream, [&](auto const& exec) {
       exec.for_each_n(sample_slots, init_table_fn<fn_t>{sample});
-      exec.for_each_n(sampled, sample_groups_fn<fn_t>{sample, step, counters.data() + 1});
+      exec.for_each_n(sampled, sample_groups_fn<fn_t>{sample, step, kept_counter});
     });
     auto const c = read_counters();
     double const kept_rows = static_cast<double>(n) * static_cast<double>(c[1]) / static_cast<double>(sampled);
@@ -576,8 +594,12 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
                         next_power_of_two(std::max<size_type>(64, static_cast<size_type>(estimated_groups * load_factor))));
   }
 
-  int const shared_slots = estimated_groups <= few_groups_limit<cells>() ? shared_table_slots<cells>() : 0;
   bool const private_caches = estimated_groups < 2.0 * group_cache_size;
+  // A handful of groups needs a small block table, which leaves shared memory to the threads'
+  // private cells where those live there (gpu/aggregate_rows.cuh).
+  int const shared_slots = estimated_groups > few_groups_limit<cells>() ? 0
+                           : private_caches                            ? std::min(64, shared_table_slots<cells>())
+                                                                       : shared_table_slots<cells>();
   std::array<bool, out_schema::size> masked{};
   std::array<data_type, out_schema::size> types{};
   [&]<std::size_t... P>(std::index_sequence<P...>) {
@@ -615,8 +637,7 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
     }
     fn.entries = static_cast<unsigned char*>(table->data());
     fn.entry_bytes = fn_t::table_entry_bytes;
-    fn.slot_mask = static_cast<std::uint64_t>(capacity - 1);
-    fn.max_groups = capacity - capacity / 4;
+    set_capacity(fn, capacity, capacity - capacity / 4);
     reset_counters();
     on_backend(kind, stream, [&](auto const& exec) {
       exec.for_each_n(slots, init_table_fn<fn_t>{fn});

@@ -45,10 +45,34 @@ struct flush_to_block {
   }
 };
 
-// Shared memory per block: ids, rows, then cells, for `shared_slots` slots.
+// A thread's private cells in shared memory: cell k of thread t at cells[k * Block + t], so a
+// warp's accesses to one field fall in distinct banks.
+template <class Cells, int Block>
+struct shared_cells {
+  Cells* cells;  // the block's, CacheSize * Block of them
+  COLX_DEVICE Cells& at(int k) const { return cells[k * Block + static_cast<int>(threadIdx.x)]; }
+  template <class F>
+  COLX_DEVICE void with(int k, F const& f) const {
+    f(at(k));
+  }
+};
+
+// Whether private cells go to shared memory (see exec/aggregate_rows.hpp): when CacheSize of them
+// would take more than 32 registers.
+template <class Fn, int CacheSize>
+inline constexpr bool cells_in_shared_v = CacheSize > 1 && CacheSize * sizeof(typename Fn::cells) > 128;
+
+// Shared memory per block: the block table (ids, rows, then cells, for `shared_slots` slots), then
+// the threads' private cells when they live there.
 template <class Fn>
 constexpr std::size_t shared_table_bytes(int shared_slots) {
   return static_cast<std::size_t>(shared_slots) * (sizeof(std::uint64_t) + sizeof(size_type) + sizeof(typename Fn::cells));
+}
+template <int Block, int CacheSize, class Fn>
+constexpr std::size_t aggregate_shared_bytes(int shared_slots) {
+  std::size_t bytes = shared_table_bytes<Fn>(shared_slots);
+  if constexpr (cells_in_shared_v<Fn, CacheSize>) { bytes += std::size_t{Block} * CacheSize * sizeof(typename Fn::cells); }
+  return bytes;
 }
 
 template <int Block, int CacheSize, class Fn>
@@ -67,8 +91,15 @@ __global__ void __launch_bounds__(Block) aggregate_rows_kernel(size_type n, Fn f
   size_type const first = static_cast<size_type>(blockIdx.x) * Block + threadIdx.x;
   // One row loop for both paths (the test is uniform across the grid): half the code to compile.
   unsigned const mask = shared_slots > 0 ? static_cast<unsigned>(shared_slots - 1) : 0;
-  colx::detail::aggregate_cached<CacheSize, colx::detail::aggregate_unroll<Fn>()>(
-      fn, first, n, step, flush_to_block<Fn>{&fn, ids, rows, block_cells, mask});
+  flush_to_block<Fn> const flush{&fn, ids, rows, block_cells, mask};
+  constexpr int unroll = colx::detail::aggregate_unroll_v<Fn>;
+  if constexpr (cells_in_shared_v<Fn, CacheSize>) {
+    shared_cells<cells, Block> cache{block_cells + shared_slots};
+    colx::detail::aggregate_cached<CacheSize, unroll>(fn, first, n, step, cache, flush);
+  } else {
+    colx::detail::register_cells<cells, CacheSize> cache;
+    colx::detail::aggregate_cached<CacheSize, unroll>(fn, first, n, step, cache, flush);
+  }
   __syncthreads();
   for (int s = threadIdx.x; s < shared_slots; s += Block) {
     if (ids[s] == colx::detail::no_group_id) { continue; }

@@ -171,19 +171,32 @@ struct executor {
   template <class Fn>
   void aggregate_rows(size_type n, Fn const& fn, int shared_slots, bool tiny) const {
     if (n <= 0) { return; }
-    size_type const blocks =
-        std::max<size_type>(1, std::min<size_type>((n + block_size - 1) / block_size, size_type{4} * detail::multiprocessors()));
-    std::size_t const shared_bytes = detail::shared_table_bytes<Fn>(shared_slots);
     if (tiny) {
-      detail::aggregate_rows_kernel<block_size, colx::detail::group_cache_size>
-          <<<static_cast<unsigned>(blocks), block_size, shared_bytes, stream.value()>>>(n, fn, shared_slots);
+      launch_aggregate<colx::detail::group_cache_size>(n, fn, shared_slots);
     } else {
-      detail::aggregate_rows_kernel<block_size, 1><<<static_cast<unsigned>(blocks), block_size, shared_bytes, stream.value()>>>(
-          n, fn, shared_slots);
+      launch_aggregate<1>(n, fn, shared_slots);
     }
+  }
+
+ private:
+  // As many blocks as can be resident at once (at most one per block_size rows): each thread
+  // then sees many rows, and its private cells pay.
+  template <int CacheSize, class Fn>
+  void launch_aggregate(size_type n, Fn const& fn, int shared_slots) const {
+    auto const kernel = detail::aggregate_rows_kernel<block_size, CacheSize, Fn>;
+    std::size_t const shared_bytes = detail::aggregate_shared_bytes<block_size, CacheSize, Fn>(shared_slots);
+    if (shared_bytes > 48 * 1024) {  // beyond the default, a kernel must ask for it
+      COLX_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
+    }
+    int resident = 0;
+    COLX_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, block_size, shared_bytes));
+    size_type const blocks = std::max<size_type>(
+        1, std::min<size_type>((n + block_size - 1) / block_size, size_type{std::max(resident, 1)} * detail::multiprocessors()));
+    kernel<<<static_cast<unsigned>(blocks), block_size, shared_bytes, stream.value()>>>(n, fn, shared_slots);
     COLX_CUDA_TRY(cudaGetLastError());
   }
 
+ public:
   // Returns the op-reduction of init and f(0), ..., f(n-1) to the host: synchronises the stream.
   template <class T, class F, class Op>
   [[nodiscard]] T transform_reduce(size_type n, T init, F f, Op op) const {
