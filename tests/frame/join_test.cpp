@@ -274,6 +274,34 @@ TEST_CASE("join: every kind against a nested loop, with duplicate and null keys"
   }
 }
 
+TEST_CASE("join: a build side with unique keys takes the one-pass probe", "[frame]") {
+  // Build keys: a shuffled permutation of [0, m) with one null (unique even when nulls match);
+  // then the same with one key repeated (the two-pass probe). Probe keys in [0, 2m), 10% null.
+  for (std::size_t const m : {std::size_t{1}, std::size_t{2}, std::size_t{257}, std::size_t{5000}}) {
+    for (bool const repeat : {false, true}) {
+      if (repeat && m < 2) { continue; }
+      CAPTURE(m, repeat);
+      auto r = random_right(m, 1, 3 + m);
+      std::vector<std::int32_t> keys(m);
+      for (std::size_t j = 0; j < m; ++j) { keys[j] = static_cast<std::int32_t>(j); }
+      std::shuffle(keys.begin(), keys.end(), std::mt19937_64(m));
+      for (std::size_t j = 0; j < m; ++j) { r.k[j] = keys[j]; }
+      r.k[m / 2] = std::nullopt;
+      if (repeat) { r.k[m - 1] = r.k[0] ? r.k[0] : r.k[1]; }
+      auto const l = random_left(3001, static_cast<int>(2 * m), 7 + m);
+      auto const lf = make_left(l);
+      auto const rf = make_right(r);
+      CHECK(colx::build(rf, colx::on("k"_c)).unique_keys() == !repeat);
+      for (bool const nulls_equal : {false, true}) {
+        check_kind<join_kind::inner>(lf, rf, l, r, nulls_equal);
+        check_kind<join_kind::left>(lf, rf, l, r, nulls_equal);
+        check_kind<join_kind::semi>(lf, rf, l, r, nulls_equal);
+        check_kind<join_kind::anti>(lf, rf, l, r, nulls_equal);
+      }
+    }
+  }
+}
+
 TEST_CASE("join: two key columns named differently on each side", "[frame]") {
   using L2 = colx::schema<colx::field<"a", std::int32_t>, colx::field<"s", colx::string_view>, colx::field<"p", std::int32_t, colx::not_null>>;
   using R2 = colx::schema<colx::field<"x", std::int32_t>, colx::field<"y", colx::string_view>, colx::field<"q", double, colx::not_null>>;

@@ -129,6 +129,27 @@ struct fill_entries_fn {
   COLX_HOST_DEVICE void operator()(size_type s) const { slots[s] = empty_entry; }
 };
 
+// Flags a build row whose packed keys the table holds more than once.
+template <class Keys>
+struct find_duplicates_fn {
+  Keys keys;
+  std::uint64_t const* slots;
+  std::uint64_t mask;
+  bool nulls_equal;
+  unsigned* found;
+  COLX_HOST_DEVICE void operator()(size_type r) const {
+    if (!nulls_equal && !keys.all_valid(r)) { return; }
+    std::uint64_t const w = keys.pack(r);
+    int same = 0;
+    for (std::uint64_t p = mix64(w) & mask; slots[2 * p + 1] != empty_entry; p = (p + 1) & mask) {
+      if (slots[2 * p] == w && ++same > 1) {
+        atomic_or(found, 1u);
+        return;
+      }
+    }
+  }
+};
+
 }  // namespace detail
 
 // A build side, hashed once and probed by any number of joins. Copies share the table.
@@ -154,18 +175,33 @@ class join_build {
       exec.for_each_n(_frame.num_rows(), detail::build_entries_fn<key_columns>{key_columns{_frame.inputs()}, _slots->data(),
                                                                               _mask, _options.nulls_equal});
     });
+    // Unique keys (a primary key, the usual build side) let inner and left joins find each probe
+    // row's one partner in a single pass (see join_rows_impl). Known for packed keys, whose
+    // table compares words.
+    if constexpr (key_columns::packed) {
+      uvector<unsigned> found(1, stream, get_current_resource(_frame.kind()));
+      detail::fill_bytes(found.data(), _frame.kind(), 0, sizeof(unsigned), stream);
+      on_backend(_frame.kind(), stream, [&](auto const& exec) {
+        exec.for_each_n(_frame.num_rows(), detail::find_duplicates_fn<key_columns>{key_columns{_frame.inputs()}, _slots->data(),
+                                                                                  _mask, _options.nulls_equal, found.data()});
+      });
+      _unique_keys = found.element(0, stream) == 0u;
+    }
   }
 
   [[nodiscard]] Frame const& frame() const noexcept { return _frame; }
   [[nodiscard]] join_options options() const noexcept { return _options; }
   [[nodiscard]] std::uint64_t const* slots() const noexcept { return _slots->data(); }
   [[nodiscard]] std::uint64_t mask() const noexcept { return _mask; }
+  // No two build rows share their keys (false where unknown).
+  [[nodiscard]] bool unique_keys() const noexcept { return _unique_keys; }
 
  private:
   Frame _frame;
   join_options _options;
   std::shared_ptr<uvector<std::uint64_t>> _slots;
   std::uint64_t _mask = 0;
+  bool _unique_keys = false;
 };
 
 // Hashes `right` on its key columns for reuse: build(orders, on("o_orderkey"_c)).
@@ -239,6 +275,63 @@ struct probe_fn {
     }
   }
 };
+
+// ---- one pass, where each probe row has at most one output row ----------------------------------
+// Semi and anti joins always, inner and left joins against unique build keys: the output is a
+// compaction of the probe rows (select_rows), each probe row probed once, in probe order.
+template <join_kind How>
+inline constexpr bool at_most_one_output_row = How == join_kind::semi || How == join_kind::anti;
+
+struct probe_match {
+  size_type probe_row;
+  size_type build_row;  // -1 for none
+};
+template <class Probe>
+COLX_HOST_DEVICE size_type only_match(Probe const& probe, size_type i) {
+  struct keep_last {
+    size_type* r;
+    COLX_HOST_DEVICE void operator()(size_type b, size_type) const { *r = b; }
+  };
+  size_type r = -1;
+  (void)probe.for_each_match(i, keep_last{&r});
+  return r;
+}
+template <join_kind How, class Probe>
+struct single_match_keep_fn {
+  Probe probe;
+  COLX_HOST_DEVICE bool operator()(size_type i) const {
+    if (!probe.kept(i)) { return false; }
+    if constexpr (How == join_kind::left) {
+      return true;
+    } else if constexpr (How == join_kind::anti) {
+      return only_match(probe, i) < 0;
+    } else {
+      return only_match(probe, i) >= 0;
+    }
+  }
+};
+template <join_kind How, class Probe>
+struct single_match_load_fn {
+  Probe probe;
+  COLX_HOST_DEVICE probe_match operator()(size_type i) const {
+    if constexpr (How == join_kind::semi || How == join_kind::anti) {
+      return {i, -1};
+    } else {
+      return {i, only_match(probe, i)};  // a second probe of the same slots: cached
+    }
+  }
+};
+template <class Sink>
+struct single_match_store_fn {
+  Sink sink;
+  COLX_HOST_DEVICE void operator()(size_type k, probe_match const& m) const { sink(k, m.probe_row, m.build_row); }
+};
+// Whether this probe takes the one-pass path.
+template <join_kind How, class Build>
+bool single_pass_probe(Build const& built) {
+  return at_most_one_output_row<How> ||
+         ((How == join_kind::inner || How == join_kind::left) && built.unique_keys());
+}
 
 template <class Probe>
 struct output_rows_fn {
@@ -403,8 +496,9 @@ auto join_impl(ProbeFrame const& left, Pred const& unbound_pred, Build const& bu
   memory_kind const kind = left.kind();
   resource_ref const work = get_current_resource(kind);
 
-  uvector<size_type> offsets(n + 1, stream, work);
-  size_type const probe_rows = on_backend(kind, stream, [&](auto const& exec) {
+  bool const single_pass = single_pass_probe<How>(built);
+  uvector<size_type> offsets(single_pass ? 0 : n + 1, stream, work);
+  size_type const probe_rows = single_pass ? n : on_backend(kind, stream, [&](auto const& exec) {
     return exec.exclusive_scan(n, size_type{0}, output_rows_fn<probe_t>{probe}, offsets.data());
   });
   constexpr bool adds_unmatched = How == join_kind::right || How == join_kind::full;
@@ -434,6 +528,12 @@ auto join_impl(ProbeFrame const& left, Pred const& unbound_pred, Build const& bu
     using sink_t = gather_sink<row_item_t<out_schema>, typename ProbeFrame::inputs_type,
                                std::remove_cvref_t<decltype(build_columns)>, store_t>;
     sink_t const sink{left.inputs(), build_columns, store_t{views}};
+    if (single_pass) {  // probe_rows is then an upper bound: the frame is trimmed to what was written
+      return on_backend(kind, stream, [&](auto const& exec) {
+        return exec.select_rows(n, single_match_keep_fn<How, probe_t>{probe}, single_match_load_fn<How, probe_t>{probe},
+                                single_match_store_fn<sink_t>{sink});
+      });
+    }
     return on_backend(kind, stream, [&](auto const& exec) {
       exec.for_each_n(n, emit_fn<How, probe_t, sink_t>{probe, offsets.data(), sink, matched.data()});
       size_type written = probe_rows;
@@ -463,6 +563,17 @@ std::pair<uvector<size_type>, uvector<size_type>> join_rows_impl(ProbeFrame cons
                       built.options().nulls_equal};
   size_type const n = left.num_rows();
   memory_kind const kind = left.kind();
+  if (single_pass_probe<How>(built)) {
+    uvector<size_type> left_rows(n, stream, mr);
+    uvector<size_type> right_rows(n, stream, mr);
+    size_type const written = on_backend(kind, stream, [&](auto const& exec) {
+      return exec.select_rows(n, single_match_keep_fn<How, probe_t>{probe}, single_match_load_fn<How, probe_t>{probe},
+                              single_match_store_fn<index_pairs_sink>{{left_rows.data(), right_rows.data()}});
+    });
+    left_rows.resize(written, stream);
+    right_rows.resize(written, stream);
+    return {std::move(left_rows), std::move(right_rows)};
+  }
   uvector<size_type> offsets(n + 1, stream, get_current_resource(kind));
   size_type const probe_rows = on_backend(kind, stream, [&](auto const& exec) {
     return exec.exclusive_scan(n, size_type{0}, output_rows_fn<probe_t>{probe}, offsets.data());
