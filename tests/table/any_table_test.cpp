@@ -167,6 +167,7 @@ TEST_CASE("any_table: an Arrow struct array round trip keeps labels, values and 
   CHECK(values_of(back["id"]) == std::vector<std::optional<std::int32_t>>{1, std::nullopt, 3});
   CHECK(colx::to_strings(colx::strings_column_view(back["name"].view())) ==
         std::vector<std::optional<std::string>>{"a", "bc", std::nullopt});
-  CHECK(back["id"].view().head() == t["id"].view().head());  // zero-copy both ways
+  // Zero-copy both ways; under copy-on-write the export copies the shared column first.
+  if (!colx::copy_on_write()) { CHECK(back["id"].view().head() == t["id"].view().head()); }
   CHECK_THROWS_WITH(colx::export_arrow(two_levels(), &schema, &array), Catch::Contains("2 levels"));
 }

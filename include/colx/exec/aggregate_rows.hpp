@@ -110,6 +110,36 @@ COLX_HOST_DEVICE void aggregate_cached(Fn const& fn, size_type first, size_type 
   }
 }
 
+// The many-groups path: no private cells (a thread's next row is almost never in its last row's
+// group), each row merged into the table at once. The rows' table lookups start together, so
+// that a thread waits for Unroll of them at a time, not one after the other.
+template <int Unroll, class Fn>
+COLX_HOST_DEVICE void aggregate_direct(Fn const& fn, size_type first, size_type last, size_type step) {
+  for (size_type base = first; base < last; base += Unroll * step) {
+    typename Fn::loaded batch[Unroll];
+    COLX_UNROLL
+    for (int u = 0; u < Unroll; ++u) {
+      size_type const i = base + u * step;
+      if (i < last) { batch[u] = fn.load(i); }
+    }
+    typename Fn::probe_state probes[Unroll];
+    COLX_UNROLL
+    for (int u = 0; u < Unroll; ++u) {
+      if (batch[u].counts) { probes[u] = fn.start_probe(batch[u].id); }
+    }
+    COLX_UNROLL
+    for (int u = 0; u < Unroll; ++u) {
+      if (!batch[u].counts) { continue; }
+      size_type const i = base + u * step;
+      size_type const slot = fn.finish_probe(batch[u].id, i, probes[u]);
+      if (slot < 0) { continue; }  // the table is full: the pass is rerun larger
+      typename Fn::cells c = Fn::identity();
+      fn.add(c, batch[u], i);
+      fn.merge(fn.cells_at(slot), c);
+    }
+  }
+}
+
 // Private cells go straight to the table.
 template <class Fn>
 struct flush_to_table {

@@ -270,16 +270,39 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
     }
   }
   // The slot of the group whose keys pack to w.
-  COLX_HOST_DEVICE size_type locate_word(std::uint64_t w) const {
+  COLX_HOST_DEVICE size_type locate_word(std::uint64_t w) const { return locate_word(w, start_probe(w)); }
+
+  // A lookup in two steps, so that a thread can issue several rows' first reads before it waits
+  // for any (the many-groups path, exec/aggregate_rows.hpp): the first slot and what it held.
+  struct probe_state {
+    std::uint64_t slot;
+    std::uint64_t held;
+  };
+  COLX_HOST_DEVICE probe_state start_probe(std::uint64_t id) const {
+    if constexpr (packed) {
+      std::uint64_t const p = mix64(id) & slot_mask;
+      return {p, *word_at(p)};
+    } else {
+      return {id, 0};
+    }
+  }
+  COLX_HOST_DEVICE size_type finish_probe(std::uint64_t id, size_type row, probe_state const& first) const {
+    if constexpr (packed) {
+      return locate_word(id, first);
+    } else {
+      return slot_of(id, row);
+    }
+  }
+  COLX_HOST_DEVICE size_type locate_word(std::uint64_t w, probe_state first) const {
     if (w == empty_word) {  // the extra slot
       std::uint64_t* const used = word_at(slot_mask + 1);
       if (*used == 0 && atomic_cas(used, std::uint64_t{0}, std::uint64_t{1}) == 0) { count_group(slot_mask + 1); }
       return static_cast<size_type>(slot_mask + 1);
     }
-    std::uint64_t p = mix64(w) & slot_mask;
+    std::uint64_t p = first.slot;
     for (std::uint64_t probe = 0; probe <= slot_mask; ++probe) {
       std::uint64_t* const word = word_at(p);
-      std::uint64_t held = *word;
+      std::uint64_t held = probe == 0 ? first.held : *word;
       if (held == empty_word) {
         held = atomic_cas(word, empty_word, w);
         if (held == empty_word) {

@@ -111,19 +111,22 @@ __global__ void evaluate_rows_kernel(size_type n, F f) {
   }
 }
 
-// Streaming multiprocessors of the current device, asked once per device.
-inline int multiprocessors() {
+// An attribute of the current device, asked once per device.
+template <cudaDeviceAttr Attribute>
+int device_attribute() {
   static std::mutex mutex;
   static std::array<int, 64> cached{};
   int device = 0;
   COLX_CUDA_TRY(cudaGetDevice(&device));
   std::lock_guard lock(mutex);
   if (device < 64 && cached[static_cast<std::size_t>(device)] > 0) { return cached[static_cast<std::size_t>(device)]; }
-  int sms = 0;
-  COLX_CUDA_TRY(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  if (device < 64) { cached[static_cast<std::size_t>(device)] = sms; }
-  return sms;
+  int value = 0;
+  COLX_CUDA_TRY(cudaDeviceGetAttribute(&value, Attribute, device));
+  if (device < 64) { cached[static_cast<std::size_t>(device)] = value; }
+  return value;
 }
+// Streaming multiprocessors of the current device.
+inline int multiprocessors() { return device_attribute<cudaDevAttrMultiProcessorCount>(); }
 
 // f(i) below n, zero at n: the scan's extra element that carries the total. At namespace scope:
 // a kernel's template arguments must be nameable from the host code nvcc generates to launch it.
@@ -185,6 +188,14 @@ struct executor {
   void launch_aggregate(size_type n, Fn const& fn, int shared_slots) const {
     auto const kernel = detail::aggregate_rows_kernel<block_size, CacheSize, Fn>;
     std::size_t const shared_bytes = detail::aggregate_shared_bytes<block_size, CacheSize, Fn>(shared_slots);
+    if constexpr (CacheSize > 1) {
+      // Private cells too wide for shared memory (a dozen aggregations at once): one per thread,
+      // in registers, as with many groups.
+      if (shared_bytes > static_cast<std::size_t>(detail::device_attribute<cudaDevAttrMaxSharedMemoryPerBlockOptin>())) {
+        launch_aggregate<1>(n, fn, shared_slots);
+        return;
+      }
+    }
     if (shared_bytes > 48 * 1024) {  // beyond the default, a kernel must ask for it
       COLX_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
     }
