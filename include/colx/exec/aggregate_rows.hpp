@@ -45,6 +45,17 @@ struct register_cells {
   }
 };
 
+// Rows base, base + step, ... (Unroll of them, those below last) into batch: every load issued
+// before any is used.
+template <int Unroll, class Fn>
+COLX_HOST_DEVICE void load_rows(Fn const& fn, size_type base, size_type last, size_type step, typename Fn::loaded* batch) {
+  COLX_UNROLL
+  for (int u = 0; u < Unroll; ++u) {
+    size_type const i = base + u * step;
+    if (i < last) { batch[u] = fn.load(i); }
+  }
+}
+
 template <int CacheSize, int Unroll, class Fn, class Cache, class Flush>
 COLX_HOST_DEVICE void aggregate_cached(Fn const& fn, size_type first, size_type last, size_type step, Cache& cache,
                                        Flush const& flush) {
@@ -60,11 +71,7 @@ COLX_HOST_DEVICE void aggregate_cached(Fn const& fn, size_type first, size_type 
   int victim = 0;
   for (size_type base = first; base < last; base += Unroll * step) {
     typename Fn::loaded batch[Unroll];
-    COLX_UNROLL
-    for (int u = 0; u < Unroll; ++u) {
-      size_type const i = base + u * step;
-      if (i < last) { batch[u] = fn.load(i); }
-    }
+    load_rows<Unroll>(fn, base, last, step, batch);
     COLX_UNROLL
     for (int u = 0; u < Unroll; ++u) {
       typename Fn::loaded const& row = batch[u];
@@ -117,11 +124,7 @@ template <int Unroll, class Fn>
 COLX_HOST_DEVICE void aggregate_direct(Fn const& fn, size_type first, size_type last, size_type step) {
   for (size_type base = first; base < last; base += Unroll * step) {
     typename Fn::loaded batch[Unroll];
-    COLX_UNROLL
-    for (int u = 0; u < Unroll; ++u) {
-      size_type const i = base + u * step;
-      if (i < last) { batch[u] = fn.load(i); }
-    }
+    load_rows<Unroll>(fn, base, last, step, batch);
     typename Fn::probe_state probes[Unroll];
     COLX_UNROLL
     for (int u = 0; u < Unroll; ++u) {
