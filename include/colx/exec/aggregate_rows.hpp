@@ -173,21 +173,17 @@ struct aggregate_chunk_fn {
 // A block's shared-memory table on the GPU (the few-groups path): as many slots of
 // (group, cells) as fit in 48 KiB, at most 4096; used when a sample finds at most half as many
 // groups, so that nearly every flush lands there and the global table sees one merge per group
-// per block. A slot keeps a row of its group only where ids are not packed keys (the global
-// table then needs the row to compare keys).
-template <class Cells, bool KeepsRows>
-constexpr std::size_t shared_table_entry_bytes() {
-  return sizeof(std::uint64_t) + (KeepsRows ? sizeof(size_type) : 0) + sizeof(Cells);  // id, row, cells
-}
-template <class Cells, bool KeepsRows>
+// per block.
+template <class Cells>
 constexpr int shared_table_slots() {
+  std::size_t const entry = sizeof(std::uint64_t) + sizeof(size_type) + sizeof(Cells);  // id, row, cells
   int slots = 4096;
-  while (slots > 0 && static_cast<std::size_t>(slots) * shared_table_entry_bytes<Cells, KeepsRows>() > 48 * 1024) { slots /= 2; }
+  while (slots > 0 && static_cast<std::size_t>(slots) * entry > 48 * 1024) { slots /= 2; }
   return slots >= 64 ? slots : 0;
 }
-template <class Cells, bool KeepsRows>
+template <class Cells>
 constexpr double few_groups_limit() {
-  return shared_table_slots<Cells, KeepsRows>() / 2.0;
+  return shared_table_slots<Cells>() / 2.0;
 }
 
 }  // namespace colx::detail

@@ -620,11 +620,9 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
   bool const private_caches = estimated_groups < 2.0 * group_cache_size;
   // A handful of groups needs a small block table, which leaves shared memory to the threads'
   // private cells where those live there (gpu/aggregate_rows.cuh).
-  constexpr bool keeps_rows = !fn_t::packed;
-  constexpr int most_shared_slots = shared_table_slots<cells, keeps_rows>();
-  int const shared_slots = estimated_groups > few_groups_limit<cells, keeps_rows>() ? 0
-                           : private_caches ? std::min(64, most_shared_slots)
-                                            : most_shared_slots;
+  int const shared_slots = estimated_groups > few_groups_limit<cells>() ? 0
+                           : private_caches                            ? std::min(64, shared_table_slots<cells>())
+                                                                       : shared_table_slots<cells>();
   std::array<bool, out_schema::size> masked{};
   std::array<data_type, out_schema::size> types{};
   [&]<std::size_t... P>(std::index_sequence<P...>) {

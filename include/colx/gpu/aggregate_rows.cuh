@@ -15,7 +15,7 @@ template <class Fn>
 struct flush_to_block {
   Fn const* fn;
   std::uint64_t* ids;         // the group id of each shared slot, or no_group_id
-  size_type* rows;            // a row of each shared slot's group (none for packed keys)
+  size_type* rows;            // a row of each shared slot's group (a packed key's rep row)
   typename Fn::cells* cells;  // the shared slots' cells
   unsigned mask;              // shared slots - 1; 0 without a shared table
   COLX_DEVICE void operator()(std::uint64_t id, size_type row, typename Fn::cells const& c) const {
@@ -33,7 +33,7 @@ struct flush_to_block {
         if (held == colx::detail::no_group_id) {
           held = colx::detail::atomic_cas(ids + s, colx::detail::no_group_id, id);
           if (held == colx::detail::no_group_id) {
-            if constexpr (!Fn::packed) { rows[s] = row; }  // read after the block's barrier
+            rows[s] = row;  // read after the block's barrier
             return cells + s;
           }
         }
@@ -66,7 +66,7 @@ inline constexpr bool cells_in_shared_v = CacheSize > 1 && CacheSize * sizeof(ty
 // the threads' private cells when they live there.
 template <class Fn>
 constexpr std::size_t shared_table_bytes(int shared_slots) {
-  return static_cast<std::size_t>(shared_slots) * colx::detail::shared_table_entry_bytes<typename Fn::cells, !Fn::packed>();
+  return static_cast<std::size_t>(shared_slots) * (sizeof(std::uint64_t) + sizeof(size_type) + sizeof(typename Fn::cells));
 }
 template <int Block, int CacheSize, class Fn>
 constexpr std::size_t aggregate_shared_bytes(int shared_slots) {
@@ -80,8 +80,8 @@ __global__ void __launch_bounds__(Block) aggregate_rows_kernel(size_type n, Fn f
   using cells = typename Fn::cells;
   extern __shared__ std::uint64_t shared[];
   std::uint64_t* const ids = shared;
-  size_type* const rows = Fn::packed ? nullptr : reinterpret_cast<size_type*>(ids + shared_slots);
-  cells* const block_cells = reinterpret_cast<cells*>(ids + (Fn::packed ? 1 : 2) * shared_slots);
+  size_type* const rows = reinterpret_cast<size_type*>(ids + shared_slots);
+  cells* const block_cells = reinterpret_cast<cells*>(rows + shared_slots);
   for (int s = threadIdx.x; s < shared_slots; s += Block) {
     ids[s] = colx::detail::no_group_id;
     block_cells[s] = Fn::identity();
@@ -109,7 +109,7 @@ __global__ void __launch_bounds__(Block) aggregate_rows_kernel(size_type n, Fn f
   __syncthreads();
   for (int s = threadIdx.x; s < shared_slots; s += Block) {
     if (ids[s] == colx::detail::no_group_id) { continue; }
-    size_type const slot = fn.slot_of(ids[s], Fn::packed ? 0 : rows[s]);
+    size_type const slot = fn.slot_of(ids[s], rows[s]);
     if (slot >= 0) { fn.merge(fn.cells_at(slot), block_cells[s]); }
   }
 }
