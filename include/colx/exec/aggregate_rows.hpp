@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The row loop of a hash aggregation, shared by both backends. A thread keeps the cells of the
-// last CacheSize groups it saw privately (registers on the GPU) and hands a group's cells to
-// `flush` only to make room, and at the end: with few groups a thread flushes a handful of times
-// in all, whatever the number of rows.
+// The row loops of a hash aggregation. aggregate_cached, shared by both backends: a thread keeps
+// the cells of the last CacheSize groups it saw privately (register_cells, or on the GPU a slice
+// of shared memory for wide cells) and hands a group's cells to `flush` only to make room, and at
+// the end: with few groups a thread flushes a handful of times in all, whatever the number of
+// rows. aggregate_direct, the GPU's many-groups path: every row straight into the table.
 //
 // Rows are read Unroll at a time: every load of Unroll rows (filter, keys, aggregated values) is
 // issued before any of them is added, so that a thread keeps several rows' loads in flight; with
@@ -13,8 +14,9 @@
 // The aggregation Fn provides: load(i) (row i as a Fn::loaded: whether it counts, what the caches
 // know its group by (its packed keys, or its slot in the table), and its aggregated values),
 // slot_of(id, row) (the table slot, inserting the group with `row` as its first row; -1 when
-// full), Fn::identity() (empty cells), add(cells&, loaded, i), merge(cells* dst, cells)
-// (atomically) and cells_at(slot) (the table's cells of a slot).
+// full), start_probe(id) and finish_probe(id, row, state) (slot_of in two steps),
+// Fn::identity() (empty cells), add(cells&, loaded, i), merge(cells* dst, cells) (atomically)
+// and cells_at(slot) (the table's cells of a slot).
 #include <colx/core/config.hpp>
 
 #include <cstddef>
@@ -35,7 +37,7 @@ inline constexpr std::uint64_t no_group_id = ~std::uint64_t{0};
 // (gpu/aggregate_rows.cuh), where cell k is one indexed access.
 template <class Cells, int CacheSize>
 struct register_cells {
-  Cells cells[CacheSize];
+  Cells cells[CacheSize]{};  // set before use (a victim is reset first); zeroed so no compiler sees it unset
   template <class F>
   COLX_HOST_DEVICE void with(int k, F const& f) {
     COLX_UNROLL

@@ -4,13 +4,15 @@
 // evaluates the predicate, the keys and every aggregated expression inside one pass over the rows.
 //
 // One global open-addressing hash table (linear probing) maps a group to a slot; a slot holds the
-// row number of the group's first-inserted row (keys are compared by evaluating the key
-// expressions at that row, so any key type works, strings included) and one cell per aggregation.
-// Each thread keeps the cells of the last few groups it saw in registers and merges a cell into
-// the table (atomics) only when it must make room: with few groups a thread touches the table a
-// handful of times in all (the few-groups path); with many groups nearly every row goes to the
-// table (the many-groups path). The table's size comes from the number of groups estimated on
-// a sample of the rows; an estimate that proves too small is detected and the pass rerun.
+// group's keys packed into one word when they fit 64 bits, else the row number of the group's
+// first-inserted row (keys are then compared by evaluating the key expressions at that row, so
+// any key type works, strings included), and one cell per aggregation. With few groups each
+// thread keeps the cells of the last few groups it saw privately (registers, or shared memory
+// when wide) and merges them into its block's shared-memory table only to make room: a thread
+// touches the tables a handful of times in all (the few-groups path). With many groups every row
+// is merged into the global table at once (the many-groups path). The table's size comes from
+// the number of groups estimated on a sample of the rows; an estimate that proves too small is
+// detected and the pass rerun.
 #include <colx/exec/aggregate_rows.hpp>
 #include <colx/exec/group_cells.hpp>
 #include <colx/exec/packed_keys.hpp>
@@ -23,6 +25,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace colx {
 
