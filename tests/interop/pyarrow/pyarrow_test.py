@@ -17,7 +17,10 @@ import pyarrow as pa
 
 ARRAY_BYTES = 80  # sizeof(struct ArrowArray)
 SCHEMA_BYTES = 72  # sizeof(struct ArrowSchema)
-ARRAY_RELEASE_OFFSET = 64
+ARRAY_RELEASE_OFFSET = 64  # also in an ArrowDeviceArray, which begins with its ArrowArray
+DEVICE_ARRAY_BYTES = 128  # sizeof(struct ArrowDeviceArray): the array, device_id, device_type, sync_event, reserved
+DEVICE_TYPE_OFFSET = ARRAY_BYTES + 8
+ARROW_DEVICE_CPU = 1
 
 lib = ctypes.CDLL(sys.argv[1])
 lib.colx_export_demo.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64]
@@ -165,11 +168,14 @@ def describe(name, array):
                               ",".join(text(v, array.type) for v in values))
 
 
-def colx_describe(exportable, is_batch=False):
+def colx_describe(exportable, device=False):
+    """What colx imports from pyarrow's export, through the C Data Interface or (device) the C
+    Device Data Interface."""
     schema = ctypes.create_string_buffer(SCHEMA_BYTES)
-    array = ctypes.create_string_buffer(ARRAY_BYTES)
-    exportable._export_to_c(ctypes.addressof(array), ctypes.addressof(schema))
-    p = lib.colx_describe(ctypes.addressof(schema), ctypes.addressof(array))
+    array = ctypes.create_string_buffer(DEVICE_ARRAY_BYTES if device else ARRAY_BYTES)
+    export = exportable._export_to_c_device if device else exportable._export_to_c
+    export(ctypes.addressof(array), ctypes.addressof(schema))
+    p = (lib.colx_describe_device if device else lib.colx_describe)(ctypes.addressof(schema), ctypes.addressof(array))
     out = ctypes.string_at(p).decode()
     lib.colx_free(p)
     released = ctypes.c_void_p.from_buffer(array, ARRAY_RELEASE_OFFSET).value is None
@@ -220,7 +226,7 @@ for name, array in ARRAYS.items():
         field = pa.field(name, piece.type)
         got = colx_describe_field = None
         schema = ctypes.create_string_buffer(SCHEMA_BYTES)
-        out = colx_describe(pa.RecordBatch.from_arrays([piece], schema=pa.schema([field])), True)
+        out = colx_describe(pa.RecordBatch.from_arrays([piece], schema=pa.schema([field])))
         want = describe(name, piece)
         check(out == want, "pyarrow %s[%d:+%d] -> colx:\n  got  %r\n  want %r" % (name, begin, length, out, want))
         if begin == 3:  # also as a lone array (no struct around it), whose offset is its own
@@ -231,7 +237,7 @@ for name, array in ARRAYS.items():
 batch = pa.RecordBatch.from_arrays(list(ARRAYS.values()), names=list(ARRAYS))
 for begin, length in [(0, 70), (5, 50), (33, 20)]:
     piece = batch.slice(begin, length)
-    out = colx_describe(piece, True)
+    out = colx_describe(piece)
     want = "".join(describe(n, piece.column(n)) for n in ARRAYS)
     check(out == want, "pyarrow batch[%d:+%d] -> colx differs:\n%s\nvs\n%s" % (begin, length, out, want))
 
@@ -248,10 +254,6 @@ for array, culprit in [
 
 # ---- the C Device Data Interface (ARROW_DEVICE_CPU), where this pyarrow has it ---------------------
 # pyarrow's wheels from pip have no CUDA; CPU device arrays are what they import and export.
-DEVICE_ARRAY_BYTES = 128  # sizeof(struct ArrowDeviceArray): the array, device_id, device_type, sync_event, reserved
-DEVICE_ID_OFFSET = ARRAY_BYTES
-DEVICE_TYPE_OFFSET = ARRAY_BYTES + 8
-ARROW_DEVICE_CPU = 1
 if hasattr(pa.RecordBatch, "_import_from_c_device") and hasattr(pa.RecordBatch, "_export_to_c_device"):
     lib.colx_export_demo_device.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64]
     lib.colx_export_demo_device.restype = ctypes.c_int
@@ -275,15 +277,9 @@ if hasattr(pa.RecordBatch, "_import_from_c_device") and hasattr(pa.RecordBatch, 
 
     for begin, length in [(0, 70), (33, 20)]:
         piece = pa.RecordBatch.from_arrays(list(ARRAYS.values()), names=list(ARRAYS)).slice(begin, length)
-        schema = ctypes.create_string_buffer(SCHEMA_BYTES)
-        device_array = ctypes.create_string_buffer(DEVICE_ARRAY_BYTES)
-        piece._export_to_c_device(ctypes.addressof(device_array), ctypes.addressof(schema))
-        p = lib.colx_describe_device(ctypes.addressof(schema), ctypes.addressof(device_array))
-        out = ctypes.string_at(p).decode()
-        lib.colx_free(p)
+        out = colx_describe(piece, device=True)
         want = "".join(describe(n, piece.column(n)) for n in ARRAYS)
         check(out == want, "pyarrow device batch[%d:+%d] -> colx differs:\n%s\nvs\n%s" % (begin, length, out, want))
-        lib.colx_release_schema(ctypes.addressof(schema))
     print("C Device Data Interface (CPU): checked both ways")
 else:
     print("this pyarrow has no C Device Data Interface; skipped that part")
