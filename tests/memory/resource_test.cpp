@@ -435,6 +435,41 @@ TEST_CASE("resource: pinned_resource", "[memory][cuda]") {
   CHECK_THROWS_WITH(mr.allocate(8, 1024), Catch::Contains("pinned alignment is at most 256 bytes; asked for 1024"));
 }
 
+TEST_CASE("resource: pinned_pool_resource carves allocations from a reserved arena", "[memory][cuda]") {
+  colx::gpu::pinned_pool_resource pool;
+  constexpr std::size_t mib = std::size_t{1} << 20;
+  pool.reserve(mib);
+  CHECK(pool.reserved_bytes() == mib);
+  CHECK(pool.largest_free_range() == mib);
+  auto* const a = static_cast<char*>(pool.allocate(200000));
+  auto* const b = static_cast<char*>(pool.allocate(300000));
+  auto* const c = static_cast<char*>(pool.allocate(200000));
+  REQUIRE((a != nullptr && b != nullptr && c != nullptr));
+  CHECK(b == a + 200192);  // first fit, sizes rounded up to 256 bytes
+  CHECK(c == b + 300032);
+  CHECK(pool.largest_free_range() == mib - 200192 - 300032 - 200192);
+  std::memset(b, 7, 300000);  // host-accessible pinned memory
+  cudaPointerAttributes attributes{};
+  REQUIRE(cudaPointerGetAttributes(&attributes, b) == cudaSuccess);
+  CHECK(attributes.type == cudaMemoryTypeHost);
+  // Freed neighbours merge: a and b make one range, which a larger block then fits.
+  pool.deallocate(b, 300000);
+  pool.deallocate(a, 200000);
+  auto* const d = static_cast<char*>(pool.allocate(500000));
+  CHECK(d == a);
+  // More than the arenas hold comes from cudaMallocHost, outside them.
+  auto* const big = static_cast<char*>(pool.allocate(2 * mib));
+  REQUIRE(big != nullptr);
+  CHECK((big + 2 * mib <= a || big >= a + mib));
+  pool.deallocate(big, 2 * mib);
+  pool.deallocate(d, 500000);
+  pool.deallocate(c, 200000);
+  CHECK(pool.largest_free_range() == mib);  // all of it one range again
+  pool.reserve(mib);  // a second arena: its ranges never merge with the first's
+  CHECK(pool.reserved_bytes() == 2 * mib);
+  CHECK(pool.largest_free_range() == mib);
+}
+
 TEST_CASE("resource: libcu++ resource_ref and colx resources interoperate", "[memory][cuda]") {
   colx::gpu::pool_resource pool;
   ::cuda::mr::async_resource_ref<::cuda::mr::device_accessible> theirs{pool};

@@ -80,15 +80,21 @@ inline resource_ref set_current_device_resource(resource_ref resource, int devic
   return previous;
 }
 
+namespace gpu {
+// The pinned pool colx makes the current pinned resource unless another is set; reserve() on it
+// pins memory ahead of a spill-heavy workload. Never destroyed: unpinning after the CUDA context
+// is gone at exit would fail.
+[[nodiscard]] inline pinned_pool_resource& default_pinned_pool() {
+  static auto* const pool = new pinned_pool_resource();
+  return *pool;
+}
+}  // namespace gpu
+
 // Pinned host memory: a caching pool by default, since pinning pages is slow.
 [[nodiscard]] inline resource_ref get_current_pinned_resource() {
   auto& current = detail::current_resources::get();
   std::lock_guard lock(current.mutex);
-  if (!current.pinned) {
-    // Never destroyed: unpinning after the CUDA context is gone at exit would fail.
-    auto* pinned = new gpu::pinned_pool_resource();
-    current.pinned = resource_ref{*pinned};
-  }
+  if (!current.pinned) { current.pinned = resource_ref{gpu::default_pinned_pool()}; }
   return *current.pinned;
 }
 
