@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The row loops of a hash aggregation. aggregate_cached, shared by both backends: a thread keeps
-// the cells of the last CacheSize groups it saw privately (register_cells, or on the GPU a slice
-// of shared memory for wide cells) and hands a group's cells to `flush` only to make room, and at
-// the end: with few groups a thread flushes a handful of times in all, whatever the number of
-// rows. aggregate_direct, the GPU's many-groups path: every row straight into the table.
+// The row loop of a hash aggregation, shared by both backends. A thread keeps the cells of the
+// last CacheSize groups it saw privately (register_cells, or on the GPU a slice of shared memory
+// for wide cells) and hands a group's cells to `flush` only to make room, and at the end: with few
+// groups a thread flushes a handful of times in all, whatever the number of rows.
 //
 // Rows are read Unroll at a time: every load of Unroll rows (filter, keys, aggregated values) is
 // issued before any of them is added, so that a thread keeps several rows' loads in flight; with
@@ -14,9 +13,8 @@
 // The aggregation Fn provides: load(i) (row i as a Fn::loaded: whether it counts, what the caches
 // know its group by (its packed keys, or its slot in the table), and its aggregated values),
 // slot_of(id, row) (the table slot, inserting the group with `row` as its first row; -1 when
-// full), start_probe(id) and finish_probe(id, row, state) (slot_of in two steps),
-// Fn::identity() (empty cells), add(cells&, loaded, i), merge(cells* dst, cells) (atomically)
-// and cells_at(slot) (the table's cells of a slot).
+// full), Fn::identity() (empty cells), add(cells&, loaded, i), merge(cells* dst, cells)
+// (atomically) and cells_at(slot) (the table's cells of a slot).
 #include <colx/core/config.hpp>
 
 #include <cstddef>
@@ -115,32 +113,6 @@ COLX_HOST_DEVICE void aggregate_cached(Fn const& fn, size_type first, size_type 
   for (int k = 0; k < CacheSize; ++k) {
     if (used[k]) {
       cache.with(k, [&](typename Fn::cells& c) { flush(ids[k], rows[k], c); });
-    }
-  }
-}
-
-// The many-groups path: no private cells (a thread's next row is almost never in its last row's
-// group), each row merged into the table at once. The rows' table lookups start together, so
-// that a thread waits for Unroll of them at a time, not one after the other.
-template <int Unroll, class Fn>
-COLX_HOST_DEVICE void aggregate_direct(Fn const& fn, size_type first, size_type last, size_type step) {
-  for (size_type base = first; base < last; base += Unroll * step) {
-    typename Fn::loaded batch[Unroll];
-    load_rows<Unroll>(fn, base, last, step, batch);
-    typename Fn::probe_state probes[Unroll];
-    COLX_UNROLL
-    for (int u = 0; u < Unroll; ++u) {
-      if (batch[u].counts) { probes[u] = fn.start_probe(batch[u].id); }
-    }
-    COLX_UNROLL
-    for (int u = 0; u < Unroll; ++u) {
-      if (!batch[u].counts) { continue; }
-      size_type const i = base + u * step;
-      size_type const slot = fn.finish_probe(batch[u].id, i, probes[u]);
-      if (slot < 0) { continue; }  // the table is full: the pass is rerun larger
-      typename Fn::cells c = Fn::identity();
-      fn.add(c, batch[u], i);
-      fn.merge(fn.cells_at(slot), c);
     }
   }
 }

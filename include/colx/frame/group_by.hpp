@@ -9,8 +9,8 @@
 // any key type works, strings included), and one cell per aggregation. With few groups each
 // thread keeps the cells of the last few groups it saw privately (registers, or shared memory
 // when wide) and merges them into its block's shared-memory table only to make room: a thread
-// touches the tables a handful of times in all (the few-groups path). With many groups every row
-// is merged into the global table at once (the many-groups path). The table's size comes from
+// touches the tables a handful of times in all (the few-groups path). With many groups nearly
+// every row goes to the global table (the many-groups path). The table's size comes from
 // the number of groups estimated on a sample of the rows; an estimate that proves too small is
 // detected and the pass rerun.
 #include <colx/exec/aggregate_rows.hpp>
@@ -273,39 +273,16 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
     }
   }
   // The slot of the group whose keys pack to w.
-  COLX_HOST_DEVICE size_type locate_word(std::uint64_t w) const { return locate_word(w, start_probe(w)); }
-
-  // A lookup in two steps, so that a thread can issue several rows' first reads before it waits
-  // for any (the many-groups path, exec/aggregate_rows.hpp): the first slot and what it held.
-  struct probe_state {
-    std::uint64_t slot;
-    std::uint64_t held;
-  };
-  COLX_HOST_DEVICE probe_state start_probe(std::uint64_t id) const {
-    if constexpr (packed) {
-      std::uint64_t const p = mix64(id) & slot_mask;
-      return {p, *word_at(p)};
-    } else {
-      return {id, 0};
-    }
-  }
-  COLX_HOST_DEVICE size_type finish_probe(std::uint64_t id, size_type row, probe_state const& first) const {
-    if constexpr (packed) {
-      return locate_word(id, first);
-    } else {
-      return slot_of(id, row);
-    }
-  }
-  COLX_HOST_DEVICE size_type locate_word(std::uint64_t w, probe_state first) const {
+  COLX_HOST_DEVICE size_type locate_word(std::uint64_t w) const {
     if (w == empty_word) {  // the extra slot
       std::uint64_t* const used = word_at(slot_mask + 1);
       if (*used == 0 && atomic_cas(used, std::uint64_t{0}, std::uint64_t{1}) == 0) { count_group(slot_mask + 1); }
       return static_cast<size_type>(slot_mask + 1);
     }
-    std::uint64_t p = first.slot;
+    std::uint64_t p = mix64(w) & slot_mask;
     for (std::uint64_t probe = 0; probe <= slot_mask; ++probe) {
       std::uint64_t* const word = word_at(p);
-      std::uint64_t held = probe == 0 ? first.held : *word;
+      std::uint64_t held = *word;
       if (held == empty_word) {
         held = atomic_cas(word, empty_word, w);
         if (held == empty_word) {
@@ -529,7 +506,7 @@ struct group_plan {
   size_type rows = 0;
   double estimated_groups = 0;
   size_type slots = 0;          // of the global table
-  std::size_t entry_bytes = 0;  // per slot: the group's first row and its cells
+  std::size_t entry_bytes = 0;  // per slot: the header (packed keys or the group's first row) and its cells
   int shared_slots = 0;         // per block: not 0 on the few-groups path
   bool private_caches = false;  // a handful of groups: per-thread caches first
   char const* key_form = "";    // how rows' keys are compared

@@ -332,6 +332,14 @@ bool single_pass_probe(Build const& built) {
   return at_most_one_output_row<How> ||
          ((How == join_kind::inner || How == join_kind::left) && built.unique_keys());
 }
+// The one-pass probe: each output row to `sink`; returns how many were written.
+template <join_kind How, class Probe, class Sink>
+size_type probe_in_one_pass(memory_kind kind, stream_ref stream, size_type n, Probe const& probe, Sink const& sink) {
+  return on_backend(kind, stream, [&](auto const& exec) {
+    return exec.select_rows(n, single_match_keep_fn<How, Probe>{probe}, single_match_load_fn<How, Probe>{probe},
+                            single_match_store_fn<Sink>{sink});
+  });
+}
 
 template <class Probe>
 struct output_rows_fn {
@@ -529,10 +537,7 @@ auto join_impl(ProbeFrame const& left, Pred const& unbound_pred, Build const& bu
                                std::remove_cvref_t<decltype(build_columns)>, store_t>;
     sink_t const sink{left.inputs(), build_columns, store_t{views}};
     if (single_pass) {  // probe_rows is then an upper bound: the frame is trimmed to what was written
-      return on_backend(kind, stream, [&](auto const& exec) {
-        return exec.select_rows(n, single_match_keep_fn<How, probe_t>{probe}, single_match_load_fn<How, probe_t>{probe},
-                                single_match_store_fn<sink_t>{sink});
-      });
+      return probe_in_one_pass<How>(kind, stream, n, probe, sink);
     }
     return on_backend(kind, stream, [&](auto const& exec) {
       exec.for_each_n(n, emit_fn<How, probe_t, sink_t>{probe, offsets.data(), sink, matched.data()});
@@ -566,10 +571,8 @@ std::pair<uvector<size_type>, uvector<size_type>> join_rows_impl(ProbeFrame cons
   if (single_pass_probe<How>(built)) {
     uvector<size_type> left_rows(n, stream, mr);
     uvector<size_type> right_rows(n, stream, mr);
-    size_type const written = on_backend(kind, stream, [&](auto const& exec) {
-      return exec.select_rows(n, single_match_keep_fn<How, probe_t>{probe}, single_match_load_fn<How, probe_t>{probe},
-                              single_match_store_fn<index_pairs_sink>{{left_rows.data(), right_rows.data()}});
-    });
+    size_type const written =
+        probe_in_one_pass<How>(kind, stream, n, probe, index_pairs_sink{left_rows.data(), right_rows.data()});
     left_rows.resize(written, stream);
     right_rows.resize(written, stream);
     return {std::move(left_rows), std::move(right_rows)};

@@ -89,7 +89,7 @@ __global__ void __launch_bounds__(Block) aggregate_rows_kernel(size_type n, Fn f
   __syncthreads();
   size_type const step = static_cast<size_type>(gridDim.x) * Block;
   size_type const first = static_cast<size_type>(blockIdx.x) * Block + threadIdx.x;
-  // The few- and many-groups paths in one kernel (the test is uniform across the grid): fewer kernels to compile.
+  // One row loop for both paths (the test is uniform across the grid): half the code to compile.
   unsigned const mask = shared_slots > 0 ? static_cast<unsigned>(shared_slots - 1) : 0;
   flush_to_block<Fn> const flush{&fn, ids, rows, block_cells, mask};
   constexpr int unroll = colx::detail::aggregate_unroll_v<Fn>;
@@ -97,12 +97,6 @@ __global__ void __launch_bounds__(Block) aggregate_rows_kernel(size_type n, Fn f
     shared_cells<cells, Block> cache{block_cells + shared_slots};
     colx::detail::aggregate_cached<CacheSize, unroll>(fn, first, n, step, cache, flush);
   } else {
-    if constexpr (CacheSize == 1) {
-      if (shared_slots == 0) {  // many groups (uniform across the grid)
-        colx::detail::aggregate_direct<unroll>(fn, first, n, step);
-        return;
-      }
-    }
     colx::detail::register_cells<cells, CacheSize> cache;
     colx::detail::aggregate_cached<CacheSize, unroll>(fn, first, n, step, cache, flush);
   }
