@@ -5,8 +5,17 @@
 // the shared table with atomics, and how a cell finishes into the output value.
 //
 // Merges must commute, since threads flush in any order. That rules out Welford's update for
-// var/std; instead a group's values are summed relative to a shift (see second_moment). The
+// var/std; instead a group's values are summed relative to a shift (see shifted_sums). The
 // context `ctx` gives ctx.value_at(row): the aggregation's expression at any row.
+//
+// A cell provides: type (its storage; no_storage when the group's row count is all it needs),
+// uses_group_rows (whether it reads the group's row count, which the table keeps once for every
+// aggregation: the rows that reached add), shares_sum (whether its storage is a sum of the values,
+// and their count when nullable, that another aggregation of the same column keeping the same
+// type may share), reads_rows (only where true: whether add reads its row argument, the row's
+// position in the input), identity(), add(c, v, row, ctx), merge(dst, src, src_rows, ctx) and
+// finish(c, rows, ctx), where src_rows and rows are the group's row counts (0 when no cell uses
+// them).
 #include <colx/core/bit_cast.hpp>
 #include <colx/exec/atomics.hpp>
 #include <colx/exec/row_keys.hpp>
@@ -19,11 +28,28 @@
 
 namespace colx::detail {
 
+struct no_storage {};
+
 // Nullable: whether the aggregated expression can be null (a sum of a never-null expression
-// needs no count: every group has at least one row).
+// needs no count: every group has at least one row). The primary template is an unsupported
+// aggregation: it only carries what lets the caller's static_assert be the one error shown.
 template <class Kind, class T, bool Nullable>
 struct group_cell {
   static constexpr bool supported = false;
+  static constexpr bool uses_group_rows = false;
+  static constexpr bool shares_sum = false;
+  static constexpr bool always_valid = true;
+  using value_type = T;
+  using type = no_storage;
+  static constexpr COLX_HOST_DEVICE type identity() { return {}; }
+  template <class Ctx>
+  static COLX_HOST_DEVICE void add(type&, T const&, size_type, Ctx const&) {}
+  template <class Ctx>
+  static COLX_HOST_DEVICE void merge(type*, type const&, size_type, Ctx const&) {}
+  template <class Ctx>
+  static COLX_HOST_DEVICE expr::maybe<T, false> finish(type const&, size_type, Ctx const&) {
+    return expr::make_maybe<false>(T{}, true);
+  }
 };
 
 template <class Acc>
@@ -42,6 +68,8 @@ struct group_cell<expr::kinds::sum, T, Nullable> {
   using acc = expr::kinds::sum_t<T>;
   using value_type = acc;
   static constexpr bool always_valid = false;  // a group whose values are all null sums to null
+  static constexpr bool uses_group_rows = false;
+  static constexpr bool shares_sum = true;
   using type = std::conditional_t<Nullable, counted_sum<acc>, plain_sum<acc>>;
   static constexpr COLX_HOST_DEVICE type identity() { return type{}; }
   template <class Ctx>
@@ -55,12 +83,12 @@ struct group_cell<expr::kinds::sum, T, Nullable> {
     if constexpr (Nullable) { ++c.n; }
   }
   template <class Ctx>
-  static COLX_HOST_DEVICE void merge(type* dst, type const& src, Ctx const&) {
+  static COLX_HOST_DEVICE void merge(type* dst, type const& src, size_type, Ctx const&) {
     atomic_add(&dst->total, src.total);
     if constexpr (Nullable) { atomic_add(&dst->n, src.n); }
   }
   template <class Ctx>
-  static COLX_HOST_DEVICE expr::maybe<acc, true> finish(type const& c, Ctx const&) {
+  static COLX_HOST_DEVICE expr::maybe<acc, true> finish(type const& c, size_type, Ctx const&) {
     if constexpr (Nullable) {
       return {c.total, c.n > 0};
     } else {
@@ -93,6 +121,8 @@ struct group_cell<expr::kinds::extremum<IsMin>, T, Nullable> {
   // Cells are 4- or 8-byte words so they can be compared and swapped atomically.
   using word = std::conditional_t<(sizeof(T) == 4 || sizeof(T) == 8), T, std::int64_t>;
   static constexpr bool supported = sizeof(T) <= 8 && !std::is_same_v<T, string_view>;
+  static constexpr bool uses_group_rows = false;
+  static constexpr bool shares_sum = false;
   using value_type = T;
   static constexpr bool always_valid = false;
   static constexpr word start = static_cast<word>(extremum_identity<T, IsMin>());
@@ -110,107 +140,129 @@ struct group_cell<expr::kinds::extremum<IsMin>, T, Nullable> {
     c.any = 1u;
   }
   template <class Ctx>
-  static COLX_HOST_DEVICE void merge(type* dst, type const& src, Ctx const&) {
+  static COLX_HOST_DEVICE void merge(type* dst, type const& src, size_type, Ctx const&) {
     if (src.any == 0u) { return; }
     atomic_update(&dst->value, src.value, [](word held, word v) { return pick(held, v); });
     atomic_or(&dst->any, 1u);
   }
   template <class Ctx>
-  static COLX_HOST_DEVICE expr::maybe<T, true> finish(type const& c, Ctx const&) {
+  static COLX_HOST_DEVICE expr::maybe<T, true> finish(type const& c, size_type, Ctx const&) {
     return {static_cast<T>(c.value), c.any != 0u};
   }
 };
 
+// count() counts every row, and count_valid of a never-null value as much: both are the group's
+// row count and keep nothing of their own.
 template <bool CountNulls, class T, bool Nullable>
 struct group_cell<expr::kinds::count<CountNulls>, T, Nullable> {
   static constexpr bool supported = true;
+  static constexpr bool uses_group_rows = CountNulls || !Nullable;
+  static constexpr bool shares_sum = false;
   using value_type = size_type;
   static constexpr bool always_valid = true;
-  struct type {
+  struct counter {
     size_type n;
   };
-  static constexpr COLX_HOST_DEVICE type identity() { return {0}; }
+  using type = std::conditional_t<uses_group_rows, no_storage, counter>;
+  static constexpr COLX_HOST_DEVICE type identity() { return type{}; }
   template <class Ctx>
-  static COLX_HOST_DEVICE void add(type& c, T, size_type, Ctx const&) {
-    ++c.n;
+  static COLX_HOST_DEVICE void add(type& c, T const&, size_type, Ctx const&) {
+    if constexpr (!uses_group_rows) { ++c.n; }
   }
   template <class Ctx>
-  static COLX_HOST_DEVICE void merge(type* dst, type const& src, Ctx const&) {
-    atomic_add(&dst->n, src.n);
+  static COLX_HOST_DEVICE void merge(type* dst, type const& src, size_type, Ctx const&) {
+    if constexpr (!uses_group_rows) { atomic_add(&dst->n, src.n); }
   }
   template <class Ctx>
-  static COLX_HOST_DEVICE expr::maybe<size_type, false> finish(type const& c, Ctx const&) {
-    return expr::make_maybe<false>(c.n, true);
+  static COLX_HOST_DEVICE expr::maybe<size_type, false> finish(type const& c, size_type rows, Ctx const&) {
+    if constexpr (uses_group_rows) {
+      return expr::make_maybe<false>(rows, true);
+    } else {
+      return expr::make_maybe<false>(c.n, true);
+    }
   }
 };
 
-// mean: a sum and a count; var, std: sums of (x - shift) and (x - shift)^2 and a count.
-struct first_moment {
-  size_type n;
-  double s1;
-};
-// Sums of (x - shift) and (x - shift)^2. A cell's shift is the first value it saw; the table's
-// cell takes the shift of the first cell merged into it (a compare-and-swap on a NaN), and a
-// cell merged later is moved to that shift first. So every shift is a value of the group, which
-// keeps s2 - s1^2 / n accurate for values far from zero, whatever row a group started with.
-struct second_moment {
+// var, std: sums of (x - shift) and (x - shift)^2, and the count of values when they may be null
+// (else the group's row count is theirs). A cell's shift is the first value it saw; the table's
+// cell takes the shift of the first cell merged into it (a compare-and-swap on a NaN), and a cell
+// merged later is moved to that shift first. So every shift is a value of the group, which keeps
+// s2 - s1^2 / n accurate for values far from zero, whatever row a group started with.
+struct shifted_sums {
   double shift;
-  size_type n;
   double s1;
   double s2;
 };
+struct counted_shifted_sums {
+  double shift;
+  double s1;
+  double s2;
+  size_type n;
+};
 inline constexpr std::uint64_t unset_shift_bits = 0x7ff8dead00000000ull;  // a NaN no value becomes
 
+// mean: the sum of the values (the very cell a sum of the same float64 column keeps, so the two
+// share it), over the count of values; var, std: shifted sums.
 template <int Statistic, class T, bool Nullable>
 struct group_cell<expr::kinds::moment<Statistic>, T, Nullable> {
   static constexpr bool supported = std::is_arithmetic_v<T>;
   static constexpr bool shifted = Statistic != 0;
+  static constexpr bool uses_group_rows = !Nullable;
+  static constexpr bool shares_sum = !shifted;
   using value_type = double;
   static constexpr bool always_valid = false;
-  using type = std::conditional_t<shifted, second_moment, first_moment>;
+  using sums = std::conditional_t<Nullable, counted_sum<double>, plain_sum<double>>;
+  using type = std::conditional_t<shifted, std::conditional_t<Nullable, counted_shifted_sums, shifted_sums>, sums>;
   static constexpr COLX_HOST_DEVICE type identity() {
-    if constexpr (shifted) {
-      return {colx::bit_cast<double>(unset_shift_bits), 0, 0.0, 0.0};
+    type c{};
+    if constexpr (shifted) { c.shift = colx::bit_cast<double>(unset_shift_bits); }
+    return c;
+  }
+  static constexpr COLX_HOST_DEVICE size_type count(type const& c, size_type rows) {
+    if constexpr (Nullable) {
+      return c.n;
     } else {
-      return {0, 0.0};
+      return rows;
     }
   }
   template <class Ctx>
   static COLX_HOST_DEVICE void add(type& c, T v, size_type, Ctx const&) {
     auto const x = static_cast<double>(v);
     if constexpr (shifted) {
-      if (c.n == 0) { c.shift = x; }
+      if (colx::bit_cast<std::uint64_t>(c.shift) == unset_shift_bits) { c.shift = x; }
       double const d = x - c.shift;
       c.s1 += d;
       c.s2 += d * d;
     } else {
-      c.s1 += x;
+      c.total += x;
     }
-    ++c.n;
+    if constexpr (Nullable) { ++c.n; }
   }
   template <class Ctx>
-  static COLX_HOST_DEVICE void merge(type* dst, type const& src, Ctx const&) {
-    if (src.n == 0) { return; }
-    atomic_add(&dst->n, src.n);
+  static COLX_HOST_DEVICE void merge(type* dst, type const& src, size_type src_rows, Ctx const&) {
+    size_type const n = count(src, src_rows);
+    if (n == 0) { return; }
+    if constexpr (Nullable) { atomic_add(&dst->n, src.n); }
     if constexpr (shifted) {
       double const unset = colx::bit_cast<double>(unset_shift_bits);
       double const held = atomic_cas(&dst->shift, unset, src.shift);
       double const shift = colx::bit_cast<std::uint64_t>(held) == unset_shift_bits ? src.shift : held;
       double const delta = src.shift - shift;
-      auto const n = static_cast<double>(src.n);
-      atomic_add(&dst->s1, src.s1 + n * delta);
-      atomic_add(&dst->s2, src.s2 + 2 * delta * src.s1 + n * delta * delta);
+      auto const dn = static_cast<double>(n);
+      atomic_add(&dst->s1, src.s1 + dn * delta);
+      atomic_add(&dst->s2, src.s2 + 2 * delta * src.s1 + dn * delta * delta);
     } else {
-      atomic_add(&dst->s1, src.s1);
+      atomic_add(&dst->total, src.total);
     }
   }
   template <class Ctx>
-  static COLX_HOST_DEVICE expr::maybe<double, true> finish(type const& c, Ctx const&) {
-    auto const n = static_cast<double>(c.n);
+  static COLX_HOST_DEVICE expr::maybe<double, true> finish(type const& c, size_type rows, Ctx const&) {
+    size_type const count_n = count(c, rows);
+    auto const n = static_cast<double>(count_n);
     if constexpr (!shifted) {
-      return {c.s1 / n, c.n > 0};
+      return {c.total / n, count_n > 0};
     } else {
-      if (c.n < 2) { return {0.0, false}; }
+      if (count_n < 2) { return {0.0, false}; }
       double const m2 = c.s2 - c.s1 * c.s1 / n;
       double const var = (m2 > 0 ? m2 : 0.0) / (n - 1);
       return {Statistic == 1 ? var : std::sqrt(var), true};
@@ -221,6 +273,8 @@ struct group_cell<expr::kinds::moment<Statistic>, T, Nullable> {
 template <bool IsAny, class T, bool Nullable>
 struct group_cell<expr::kinds::boolean<IsAny>, T, Nullable> {
   static constexpr bool supported = !std::is_same_v<T, string_view>;
+  static constexpr bool uses_group_rows = false;
+  static constexpr bool shares_sum = false;
   using value_type = bool;
   static constexpr bool always_valid = true;
   struct type {
@@ -233,7 +287,7 @@ struct group_cell<expr::kinds::boolean<IsAny>, T, Nullable> {
     c.value = IsAny ? (c.value | b) : (c.value & b);
   }
   template <class Ctx>
-  static COLX_HOST_DEVICE void merge(type* dst, type const& src, Ctx const&) {
+  static COLX_HOST_DEVICE void merge(type* dst, type const& src, size_type, Ctx const&) {
     if constexpr (IsAny) {
       if (src.value != 0u) { atomic_or(&dst->value, 1u); }
     } else {
@@ -241,7 +295,7 @@ struct group_cell<expr::kinds::boolean<IsAny>, T, Nullable> {
     }
   }
   template <class Ctx>
-  static COLX_HOST_DEVICE expr::maybe<bool, false> finish(type const& c, Ctx const&) {
+  static COLX_HOST_DEVICE expr::maybe<bool, false> finish(type const& c, size_type, Ctx const&) {
     return expr::make_maybe<false>(c.value != 0u, true);
   }
 };
@@ -251,6 +305,9 @@ struct group_cell<expr::kinds::boolean<IsAny>, T, Nullable> {
 template <bool IsMin, class T, bool Nullable>
 struct group_cell<expr::kinds::arg_extremum<IsMin>, T, Nullable> {
   static constexpr bool supported = !std::is_same_v<T, string_view>;
+  static constexpr bool uses_group_rows = false;
+  static constexpr bool shares_sum = false;
+  static constexpr bool reads_rows = true;
   using value_type = size_type;
   static constexpr bool always_valid = false;
   struct type {
@@ -270,7 +327,7 @@ struct group_cell<expr::kinds::arg_extremum<IsMin>, T, Nullable> {
     if (wins(v, row, c.row, ctx)) { c.row = row; }
   }
   template <class Ctx>
-  static COLX_HOST_DEVICE void merge(type* dst, type const& src, Ctx const& ctx) {
+  static COLX_HOST_DEVICE void merge(type* dst, type const& src, size_type, Ctx const& ctx) {
     if (src.row < 0) { return; }
     T const v = ctx.value_at(src.row).value;
     size_type held = atomic_load(&dst->row);
@@ -281,7 +338,7 @@ struct group_cell<expr::kinds::arg_extremum<IsMin>, T, Nullable> {
     }
   }
   template <class Ctx>
-  static COLX_HOST_DEVICE expr::maybe<size_type, true> finish(type const& c, Ctx const&) {
+  static COLX_HOST_DEVICE expr::maybe<size_type, true> finish(type const& c, size_type, Ctx const&) {
     return {c.row, c.row >= 0};
   }
 };
@@ -290,6 +347,9 @@ struct group_cell<expr::kinds::arg_extremum<IsMin>, T, Nullable> {
 template <bool IsFirst, class T, bool Nullable>
 struct group_cell<expr::kinds::positional<IsFirst>, T, Nullable> {
   static constexpr bool supported = true;
+  static constexpr bool uses_group_rows = false;
+  static constexpr bool shares_sum = false;
+  static constexpr bool reads_rows = true;
   using value_type = T;
   static constexpr bool always_valid = false;
   static constexpr size_type none = IsFirst ? std::numeric_limits<size_type>::max() : -1;
@@ -302,7 +362,7 @@ struct group_cell<expr::kinds::positional<IsFirst>, T, Nullable> {
     if (IsFirst ? row < c.row : row > c.row) { c.row = row; }
   }
   template <class Ctx>
-  static COLX_HOST_DEVICE void merge(type* dst, type const& src, Ctx const&) {
+  static COLX_HOST_DEVICE void merge(type* dst, type const& src, size_type, Ctx const&) {
     if (src.row == none) { return; }
     if constexpr (IsFirst) {
       atomic_min(&dst->row, src.row);
@@ -311,7 +371,7 @@ struct group_cell<expr::kinds::positional<IsFirst>, T, Nullable> {
     }
   }
   template <class Ctx>
-  static COLX_HOST_DEVICE expr::maybe<T, true> finish(type const& c, Ctx const& ctx) {
+  static COLX_HOST_DEVICE expr::maybe<T, true> finish(type const& c, size_type, Ctx const& ctx) {
     if (c.row == none) { return {T{}, false}; }
     return {ctx.value_at(c.row).value, true};
   }

@@ -22,9 +22,12 @@
 #include <colx/frame/pipeline.hpp>
 #include <colx/frame/sort.hpp>
 
+#include <array>
 #include <cmath>
 #include <optional>
 #include <string>
+#include <tuple>
+#include <type_traits>
 #include <vector>
 
 namespace colx {
@@ -108,6 +111,7 @@ template <class Kind, class E, class Inputs>
 struct bound_aggregation_traits<expr::aggregation<Kind, E>, Inputs> {
   using result = expr::result_t<E, Inputs>;
   using value_type = typename result::value_type;
+  using expr_type = E;
   using cell = group_cell<Kind, value_type, result::nullable>;
   static constexpr bool counts_nulls = [] {
     if constexpr (requires { Kind::counts_nulls; }) {
@@ -119,6 +123,104 @@ struct bound_aggregation_traits<expr::aggregation<Kind, E>, Inputs> {
   static constexpr bool output_nullable =
       !cell::always_valid && (result::nullable || std::is_same_v<Kind, expr::kinds::moment<1>> ||
                               std::is_same_v<Kind, expr::kinds::moment<2>>);
+};
+
+// ---- which aggregations keep cells ---------------------------------------------------------------
+
+// Aggregations share what they keep, so that a group's cells stay small (the few-groups pass
+// holds several groups' cells per thread, and the many-groups table is read at random): the
+// group's row count is kept once for all that need it (count(), and means and variances of
+// never-null values), and a sum of a column once for every aggregation keeping that very sum
+// (sum("x") and mean("x") of a float64 column). TPC-H Q1's eight aggregations then keep five sums
+// and a row count: 48 bytes a group instead of 88.
+struct group_row_count {
+  size_type n;
+};
+template <class... Traits>
+struct cell_sharing {
+  static constexpr std::size_t size = sizeof...(Traits);
+  static constexpr bool group_rows = (Traits::cell::uses_group_rows || ...);
+  template <std::size_t K>
+  using traits = std::tuple_element_t<K, std::tuple<Traits...>>;
+
+  // Whether aggregation K may read J's cell: both keep the same sum of the same column. (Only of
+  // a column: an expression's type does not show the constants it holds.)
+  template <std::size_t J, std::size_t K>
+  static constexpr bool same_sum() {
+    using a = traits<J>;
+    using b = traits<K>;
+    if constexpr (a::cell::shares_sum && b::cell::shares_sum && requires { a::expr_type::position; }) {
+      return std::is_same_v<typename a::cell::type, typename b::cell::type> &&
+             std::is_same_v<typename a::expr_type, typename b::expr_type>;
+    } else {
+      return false;
+    }
+  }
+  // The aggregation whose cell K reads: the first with the same sum, else K; -1 for none.
+  template <std::size_t K>
+  static constexpr int owner_of() {
+    if constexpr (std::is_same_v<typename traits<K>::cell::type, no_storage>) {
+      return -1;
+    } else {
+      return []<std::size_t... J>(std::index_sequence<J...>) {
+        int owner = static_cast<int>(K);
+        (void)((same_sum<J, K>() ? (owner = static_cast<int>(J), true) : false) || ...);
+        return owner;
+      }(std::make_index_sequence<K>{});
+    }
+  }
+  static constexpr std::array<int, size> owner = []<std::size_t... K>(std::index_sequence<K...>) {
+    return std::array<int, size>{owner_of<K>()...};
+  }(std::index_sequence_for<Traits...>{});
+  static constexpr std::size_t kept = [] {
+    std::size_t n = 0;
+    for (std::size_t k = 0; k < size; ++k) { n += owner[k] == static_cast<int>(k) ? 1 : 0; }
+    return n;
+  }();
+  // The cells: the row count first when kept, then the cell of each aggregation that keeps one.
+  static constexpr std::array<std::size_t, kept> keepers = [] {
+    std::array<std::size_t, kept> out{};
+    std::size_t m = 0;
+    for (std::size_t k = 0; k < size; ++k) {
+      if (owner[k] == static_cast<int>(k)) { out[m++] = k; }
+    }
+    return out;
+  }();
+  // Where in the cells aggregation K's cell is; -1 for none.
+  static constexpr std::array<int, size> place = [] {
+    std::array<int, size> out{};
+    int next = group_rows ? 1 : 0;
+    for (std::size_t k = 0; k < size; ++k) { out[k] = owner[k] < 0 ? -1 : owner[k] == static_cast<int>(k) ? next++ : out[owner[k]]; }
+    return out;
+  }();
+  // The same, read in device code without calling std::array's (host) operator[] there.
+  template <std::size_t K>
+  static constexpr int owner_v = owner[K];
+  template <std::size_t K>
+  static constexpr int place_v = place[K];
+  template <std::size_t M>
+  static constexpr std::size_t keeper_v = keepers[M];
+  template <std::size_t... M>
+  static auto cells_of(std::index_sequence<M...>)
+      -> std::conditional_t<group_rows, tuple<group_row_count, typename traits<keeper_v<M>>::cell::type...>,
+                            tuple<typename traits<keeper_v<M>>::cell::type...>>;
+  using cells = decltype(cells_of(std::make_index_sequence<kept>{}));
+  template <std::size_t... M>
+  static constexpr COLX_HOST_DEVICE cells identity(std::index_sequence<M...>) {
+    if constexpr (group_rows) {
+      return cells(group_row_count{0}, traits<keeper_v<M>>::cell::identity()...);
+    } else {
+      return cells(traits<keeper_v<M>>::cell::identity()...);
+    }
+  }
+  static constexpr COLX_HOST_DEVICE size_type rows(cells const& c) {
+    if constexpr (group_rows) {
+      return get<0>(c).n;
+    } else {
+      (void)c;
+      return 0;
+    }
+  }
 };
 
 // ---- the table ----------------------------------------------------------------------------------
@@ -138,7 +240,9 @@ struct aggregation_context {
 
 template <class Inputs, class Pred, class... Keys, class... Aggs>
 struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
-  using cells = tuple<typename bound_aggregation_traits<Aggs, Inputs>::cell::type...>;
+  using sharing = cell_sharing<bound_aggregation_traits<Aggs, Inputs>...>;
+  using cells = typename sharing::cells;
+  static constexpr std::size_t num_aggs = sizeof...(Aggs);
 
   Inputs in;
   Pred pred;
@@ -322,9 +426,15 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
     }
   }
 
-  static COLX_HOST_DEVICE cells identity() {
-    return cells(bound_aggregation_traits<Aggs, Inputs>::cell::identity()...);
-  }
+  static COLX_HOST_DEVICE cells identity() { return sharing::identity(std::make_index_sequence<sharing::kept>{}); }
+
+  // For the GPU's partitioned many-groups pass (gpu/aggregate_rows.cuh), which first sorts rows
+  // into partitions by their group's home slot: packed keys only (other keys find their slot
+  // while a row is loaded); rows are kept beside the values only where a cell reads them.
+  static constexpr bool partitionable = packed;
+  static constexpr bool reads_rows = (requires { bound_aggregation_traits<Aggs, Inputs>::cell::reads_rows; } || ...);
+  COLX_HOST_DEVICE std::uint64_t home_slot(std::uint64_t id) const { return mix64(id) & slot_mask; }
+  [[nodiscard]] std::size_t table_bytes() const { return static_cast<std::size_t>(table_slots(static_cast<size_type>(slot_mask + 1))) * entry_bytes; }
 
   // A row as the row loop takes it (exec/aggregate_rows.hpp): whether it counts (it passes the
   // filter and its group has a slot), its group id, and each aggregation's value.
@@ -346,25 +456,45 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
     return r;
   }
   COLX_HOST_DEVICE void add(cells& c, loaded const& r, size_type i) const {
+    if constexpr (sharing::group_rows) { ++get<0>(c).n; }
     [&]<std::size_t... K>(std::index_sequence<K...>) { (add_one<K>(c, get<K>(r.v), i), ...); }(std::index_sequence_for<Aggs...>{});
   }
   // Merges c into *dst: the table's cells or a block's.
   COLX_HOST_DEVICE void merge(cells* dst, cells const& c) const {
+    if constexpr (sharing::group_rows) { atomic_add(&get<0>(*dst).n, get<0>(c).n); }
     [&]<std::size_t... K>(std::index_sequence<K...>) { (merge_one<K>(dst, c), ...); }(std::index_sequence_for<Aggs...>{});
   }
 
   template <std::size_t K>
   using traits = bound_aggregation_traits<std::remove_cvref_t<decltype(get<K>(std::declval<tuple<Aggs...> const&>()))>, Inputs>;
 
+  // Aggregation K's part of a row, merge and result; only an aggregation that keeps its cell
+  // adds to it and merges it (see cell_sharing).
+  template <std::size_t K>
+  static constexpr bool keeps = sharing::template owner_v<K> == static_cast<int>(K);
   template <std::size_t K, class V>
   COLX_HOST_DEVICE void add_one(cells& c, V const& v, size_type i) const {
-    if (traits<K>::counts_nulls || v.valid) {
-      traits<K>::cell::add(get<K>(c), v.value, i, aggregation_context<group_table_fn, K>{this});
+    if constexpr (keeps<K>) {
+      if (traits<K>::counts_nulls || v.valid) {
+        traits<K>::cell::add(get<sharing::template place_v<K>>(c), v.value, i, aggregation_context<group_table_fn, K>{this});
+      }
     }
   }
   template <std::size_t K>
   COLX_HOST_DEVICE void merge_one(cells* dst, cells const& c) const {
-    traits<K>::cell::merge(&get<K>(*dst), get<K>(c), aggregation_context<group_table_fn, K>{this});
+    if constexpr (keeps<K>) {
+      constexpr auto p = static_cast<std::size_t>(sharing::template place_v<K>);
+      traits<K>::cell::merge(&get<p>(*dst), get<p>(c), sharing::rows(c), aggregation_context<group_table_fn, K>{this});
+    }
+  }
+  template <std::size_t K>
+  COLX_HOST_DEVICE auto finish(cells const& c) const {
+    aggregation_context<group_table_fn, K> const ctx{this};
+    if constexpr (sharing::template place_v<K> < 0) {
+      return traits<K>::cell::finish(no_storage{}, sharing::rows(c), ctx);
+    } else {
+      return traits<K>::cell::finish(get<static_cast<std::size_t>(sharing::template place_v<K>)>(c), sharing::rows(c), ctx);
+    }
   }
 };
 
@@ -412,10 +542,8 @@ struct load_group_fn {
       put_keys(item, [&]<std::size_t K>() { return get<K>(fn.keys)(fn.in, row); }, std::make_index_sequence<NumKeys>{});
     }
     [&]<std::size_t... A>(std::index_sequence<A...>) {
-      (put(item, NumKeys + A,
-           Fn::template traits<A>::cell::finish(get<A>(*fn.cells_at(s)), aggregation_context<Fn, A>{&fn})),
-       ...);
-    }(std::make_index_sequence<Fn::cells::size>{});
+      (put(item, NumKeys + A, fn.template finish<A>(*fn.cells_at(s))), ...);
+    }(std::make_index_sequence<Fn::num_aggs>{});
     return item;
   }
 
@@ -507,6 +635,7 @@ struct group_plan {
   double estimated_groups = 0;
   size_type slots = 0;          // of the global table
   std::size_t entry_bytes = 0;  // per slot: the header (packed keys or the group's first row) and its cells
+  std::size_t cell_bytes = 0;   // of the cells alone
   int shared_slots = 0;         // per block: not 0 on the few-groups path
   bool private_caches = false;  // a handful of groups: per-thread caches first
   char const* key_form = "";    // how rows' keys are compared
@@ -623,7 +752,8 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
                                  : fn_t::short_packed ? "packed into one word per row when their strings are short "
                                                         "(at most 6 bytes), else compared at rows"
                                                       : "compared at rows";
-    *plan = group_plan{n, estimated_groups, capacity, fn_t::table_entry_bytes, shared_slots, private_caches, key_form};
+    *plan = group_plan{n, estimated_groups, capacity, fn_t::table_entry_bytes, sizeof(cells), shared_slots, private_caches,
+                       key_form};
     return write_frame<out_schema>(0, masked, types, stream, mr, [](auto const&) { return size_type{0}; });
   }
 
@@ -688,6 +818,7 @@ template <class Source, class... Keys, class... Named>
              g.stage.keys);
   out << " (" << p.key_form << ")\n";
   std::apply([&](auto const&... n) { ((out << "  " << n.name.view() << " = " << n.expr.to_string() << "\n"), ...); }, a.aggs);
+  out << "  cells: " << p.cell_bytes << " bytes a group (a row count and sums of one column kept once)\n";
   out << "  about " << static_cast<size_type>(p.estimated_groups) << " groups (from a sample): ";
   if (p.shared_slots > 0) {
     out << "few-groups path: on the GPU, per-block shared-memory tables of " << p.shared_slots

@@ -21,6 +21,9 @@
 
 #include <array>
 #include <mutex>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include <algorithm>
 
@@ -174,6 +177,11 @@ struct executor {
   template <class Fn>
   void aggregate_rows(size_type n, Fn const& fn, int shared_slots, bool tiny) const {
     if (n <= 0) { return; }
+    if constexpr (requires { Fn::partitionable; }) {
+      if constexpr (Fn::partitionable) {
+        if (!tiny && shared_slots == 0 && aggregate_partitioned(n, fn)) { return; }
+      }
+    }
     if (tiny) {
       launch_aggregate<colx::detail::group_cache_size>(n, fn, shared_slots);
     } else {
@@ -182,6 +190,50 @@ struct executor {
   }
 
  private:
+  // The many-groups pass through partitions (gpu/aggregate_rows.cuh) when the table is larger than
+  // L2, with slices of at most half of it; false (nothing done) when the table fits, the rows are
+  // few, or the records find no memory.
+  template <class Fn>
+  bool aggregate_partitioned(size_type n, Fn const& fn) const {
+    auto const l2 = static_cast<std::size_t>(detail::device_attribute<cudaDevAttrL2CacheSize>());
+    std::size_t const table = fn.table_bytes();
+    std::uint64_t const slots = fn.slot_mask + 1;
+    if (n < (size_type{1} << 20) || l2 == 0 || table <= l2) { return false; }
+    int parts = 2;
+    while (parts < detail::most_partitions && table / static_cast<std::size_t>(parts) > l2 / 2) { parts *= 2; }
+    if (static_cast<std::uint64_t>(parts) > slots) { return false; }
+    int shift = 0;
+    while ((std::uint64_t{1} << shift) * static_cast<std::uint64_t>(parts) < slots) { ++shift; }
+
+    using record = detail::partition_record<Fn>;
+    detail::temporary_storage counts(static_cast<std::size_t>(parts) * sizeof(size_type), stream);
+    auto* const cursors = static_cast<size_type*>(counts.data());
+    COLX_CUDA_TRY(cudaMemsetAsync(cursors, 0, static_cast<std::size_t>(parts) * sizeof(size_type), stream.value()));
+    size_type const blocks = std::min<size_type>((n + block_size - 1) / block_size, size_type{8} * detail::multiprocessors());
+    detail::count_partitions_kernel<block_size><<<static_cast<unsigned>(blocks), block_size, 0, stream.value()>>>(n, fn, shift, parts, cursors);
+    COLX_CUDA_TRY(cudaGetLastError());
+    std::vector<size_type> offsets(static_cast<std::size_t>(parts));
+    COLX_CUDA_TRY(cudaMemcpyAsync(offsets.data(), cursors, offsets.size() * sizeof(size_type), cudaMemcpyDeviceToHost, stream.value()));
+    stream.synchronize();
+    size_type total = 0;
+    for (auto& o : offsets) { total += std::exchange(o, total); }  // exclusive prefix: each partition's first record
+    if (total == 0) { return true; }
+    std::optional<detail::temporary_storage> records;
+    try {
+      records.emplace(static_cast<std::size_t>(total) * sizeof(record), stream);
+    } catch (out_of_memory const&) {
+      return false;
+    }
+    // From pageable memory: the call returns once it has taken `offsets`.
+    COLX_CUDA_TRY(cudaMemcpyAsync(cursors, offsets.data(), offsets.size() * sizeof(size_type), cudaMemcpyHostToDevice, stream.value()));
+    auto* const out = static_cast<record*>(records->data());
+    detail::scatter_partitions_kernel<block_size, 4>
+        <<<static_cast<unsigned>(blocks), block_size, 0, stream.value()>>>(n, fn, shift, parts, cursors, out);
+    COLX_CUDA_TRY(cudaGetLastError());
+    launch_aggregate<1>(total, detail::partitioned_rows_fn<Fn>{fn, out}, 0);
+    return true;
+  }
+
   // As many blocks as can be resident at once (at most one per block_size rows): each thread
   // then sees many rows, and its private cells pay.
   template <int CacheSize, class Fn>
