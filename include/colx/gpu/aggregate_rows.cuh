@@ -124,9 +124,8 @@ __global__ void __launch_bounds__(Block, aggregate_min_blocks_v<Fn, CacheSize>)
 // DRAM traffic for 10M groups over 100M rows of 16 bytes. So rows are first copied, as records
 // (the group's word, the aggregated values, and the row where a cell reads it), into partitions
 // by the top bits of their group's home slot, a partition's slice of the table small enough for
-// L2. The row loop then runs over the records in partition order: the threads at work at any
-// moment share one or two slices. Two passes over the rows (count, then scatter), one over the
-// records.
+// L2. The records are then added in partition order: the threads at work at any moment share one
+// or two slices. Two passes over the rows (count, then scatter), one over the records.
 
 inline constexpr int most_partitions = 256;
 
@@ -144,31 +143,13 @@ struct partition_record<Fn, false> {
   COLX_DEVICE size_type row_or(size_type j) const { return j; }  // no cell reads it
 };
 
-// The row loop's view of the records (exec/aggregate_rows.hpp): record j is a row whose group is
-// known by its word.
-template <class Fn>
-struct partitioned_rows_fn {
-  using cells = typename Fn::cells;
-  struct loaded : Fn::loaded {
-    size_type row = 0;
-  };
-  Fn fn;
-  partition_record<Fn> const* records;
-  COLX_DEVICE loaded load(size_type j) const {
-    partition_record<Fn> const r = records[j];
-    loaded l;
-    l.counts = true;
-    l.id = r.id;
-    l.v = r.v;
-    l.row = r.row_or(j);
-    return l;
-  }
-  COLX_DEVICE void add(cells& c, loaded const& l, size_type) const { fn.add(c, l, l.row); }
-  COLX_DEVICE void merge(cells* dst, cells const& c) const { fn.merge(dst, c); }
-  COLX_DEVICE size_type slot_of(std::uint64_t id, size_type row) const { return fn.slot_of(id, row); }
-  COLX_DEVICE cells* cells_at(size_type s) const { return fn.cells_at(s); }
-  static COLX_DEVICE cells identity() { return Fn::identity(); }
-};
+// Rows a scatter block stages per round: 4 a thread, fewer for wide records, so that the
+// staging area stays within 32 KiB; 0 where a record is too wide to stage (no partitioning).
+template <class Fn, int Block>
+inline constexpr int scatter_items_v = sizeof(partition_record<Fn>) * Block * 4 <= 32 * 1024   ? 4
+                                       : sizeof(partition_record<Fn>) * Block * 2 <= 32 * 1024 ? 2
+                                       : sizeof(partition_record<Fn>) * Block <= 32 * 1024     ? 1
+                                                                                               : 0;
 
 // Rows per partition: counted per block in shared memory, then one atomic per partition.
 template <int Block, class Fn>
@@ -186,19 +167,26 @@ __global__ void __launch_bounds__(Block) count_partitions_kernel(size_type n, Fn
   }
 }
 
-// Each row that counts to its partition: a block takes Items rows a thread at a time, ranks them
-// within their partitions in shared memory, reserves each partition's share with one atomic on
-// its cursor, and writes them there, so a partition's records from one block are contiguous.
+// Each row that counts to its partition. A block takes Block * Items rows a round: ranks them
+// within their partitions (shared-memory counters), stages them in partition order in shared
+// memory, reserves each partition's share with one atomic on its cursor, and writes the staged
+// records out in order, so that consecutive threads write consecutive records.
 template <int Block, int Items, class Fn>
 __global__ void __launch_bounds__(Block)
     scatter_partitions_kernel(size_type n, Fn fn, int shift, int parts, size_type* cursors, partition_record<Fn>* out) {
-  __shared__ unsigned local[most_partitions];
-  __shared__ size_type base[most_partitions];
-  constexpr size_type tile = size_type{Block} * Items;
+  using record = partition_record<Fn>;
+  constexpr int tile = Block * Items;
+  __shared__ unsigned counts[most_partitions];
+  __shared__ unsigned starts[most_partitions];  // a partition's first staged record
+  __shared__ size_type bases[most_partitions];  // where its records go in `out`
+  __shared__ unsigned char parts_of[tile];
+  __shared__ unsigned staged_count;
+  __shared__ alignas(alignof(record)) unsigned char staging_bytes[tile * sizeof(record)];
+  auto* const staged = reinterpret_cast<record*>(staging_bytes);
   for (size_type start = static_cast<size_type>(blockIdx.x) * tile; start < n; start += static_cast<size_type>(gridDim.x) * tile) {
-    for (int p = threadIdx.x; p < parts; p += Block) { local[p] = 0; }
+    for (int p = threadIdx.x; p < parts; p += Block) { counts[p] = 0; }
     __syncthreads();
-    partition_record<Fn> record[Items];
+    record rec[Items];
     int part[Items];
     unsigned rank[Items];
     COLX_UNROLL
@@ -208,24 +196,77 @@ __global__ void __launch_bounds__(Block)
       if (i < n) {
         auto const row = fn.load(i);
         if (row.counts) {
-          record[u].id = row.id;
-          record[u].v = row.v;
-          if constexpr (Fn::reads_rows) { record[u].row = i; }
+          rec[u].id = row.id;
+          rec[u].v = row.v;
+          if constexpr (Fn::reads_rows) { rec[u].row = i; }
           part[u] = static_cast<int>(fn.home_slot(row.id) >> shift);
-          rank[u] = atomicAdd(local + part[u], 1u);
+          rank[u] = atomicAdd(counts + part[u], 1u);
         }
       }
     }
     __syncthreads();
+    if (threadIdx.x == 0) {  // at most 256 partitions: a serial scan is a few hundred cycles a round
+      unsigned sum = 0;
+      for (int p = 0; p < parts; ++p) {
+        starts[p] = sum;
+        sum += counts[p];
+      }
+      staged_count = sum;
+    }
     for (int p = threadIdx.x; p < parts; p += Block) {
-      base[p] = local[p] == 0 ? 0 : colx::detail::atomic_fetch_add(cursors + p, static_cast<size_type>(local[p]));
+      bases[p] = counts[p] == 0 ? 0 : colx::detail::atomic_fetch_add(cursors + p, static_cast<size_type>(counts[p]));
     }
     __syncthreads();
     COLX_UNROLL
     for (int u = 0; u < Items; ++u) {
-      if (part[u] >= 0) { out[base[part[u]] + rank[u]] = record[u]; }
+      if (part[u] >= 0) {
+        unsigned const at = starts[part[u]] + rank[u];
+        staged[at] = rec[u];
+        parts_of[at] = static_cast<unsigned char>(part[u]);
+      }
     }
-    __syncthreads();  // before the next tile clears the counts
+    __syncthreads();
+    for (unsigned at = threadIdx.x; at < staged_count; at += Block) {
+      int const p = parts_of[at];
+      out[bases[p] + (at - starts[p])] = staged[at];
+    }
+    __syncthreads();  // before the next round reuses the shared arrays
+  }
+}
+
+// Adds the records to the table: each thread takes Unroll records at a time and reads all their
+// home slots before resolving any, so that Unroll reads (L2 hits, mostly) are in flight at once;
+// a record whose group is not at its home slot takes the full probe.
+template <int Block, int Unroll, class Fn>
+__global__ void __launch_bounds__(Block) add_records_kernel(size_type n, Fn fn, partition_record<Fn> const* records) {
+  using cells = typename Fn::cells;
+  size_type const step = static_cast<size_type>(gridDim.x) * Block;
+  for (size_type base = static_cast<size_type>(blockIdx.x) * Block + threadIdx.x; base < n; base += Unroll * step) {
+    partition_record<Fn> rec[Unroll];
+    std::uint64_t held[Unroll];
+    COLX_UNROLL
+    for (int u = 0; u < Unroll; ++u) {
+      if (base + u * step < n) { rec[u] = records[base + u * step]; }
+    }
+    COLX_UNROLL
+    for (int u = 0; u < Unroll; ++u) {
+      if (base + u * step < n) { held[u] = *fn.word_at(fn.home_slot(rec[u].id)); }
+    }
+    COLX_UNROLL
+    for (int u = 0; u < Unroll; ++u) {
+      size_type const j = base + u * step;
+      if (j >= n) { continue; }
+      std::uint64_t const id = rec[u].id;
+      size_type const slot = held[u] == id && id != Fn::empty_word ? static_cast<size_type>(fn.home_slot(id)) : fn.locate_word(id);
+      if (slot < 0) { continue; }  // the table is full: the pass is rerun larger
+      typename Fn::loaded row;
+      row.counts = true;
+      row.id = id;
+      row.v = rec[u].v;
+      cells c = Fn::identity();
+      fn.add(c, row, rec[u].row_or(j));
+      fn.merge(fn.cells_at(slot), c);
+    }
   }
 }
 

@@ -195,43 +195,56 @@ struct executor {
   // few, or the records find no memory.
   template <class Fn>
   bool aggregate_partitioned(size_type n, Fn const& fn) const {
-    auto const l2 = static_cast<std::size_t>(detail::device_attribute<cudaDevAttrL2CacheSize>());
-    std::size_t const table = fn.table_bytes();
-    std::uint64_t const slots = fn.slot_mask + 1;
-    if (n < (size_type{1} << 20) || l2 == 0 || table <= l2) { return false; }
-    int parts = 2;
-    while (parts < detail::most_partitions && table / static_cast<std::size_t>(parts) > l2 / 2) { parts *= 2; }
-    if (static_cast<std::uint64_t>(parts) > slots) { return false; }
-    int shift = 0;
-    while ((std::uint64_t{1} << shift) * static_cast<std::uint64_t>(parts) < slots) { ++shift; }
-
-    using record = detail::partition_record<Fn>;
-    detail::temporary_storage counts(static_cast<std::size_t>(parts) * sizeof(size_type), stream);
-    auto* const cursors = static_cast<size_type*>(counts.data());
-    COLX_CUDA_TRY(cudaMemsetAsync(cursors, 0, static_cast<std::size_t>(parts) * sizeof(size_type), stream.value()));
-    size_type const blocks = std::min<size_type>((n + block_size - 1) / block_size, size_type{8} * detail::multiprocessors());
-    detail::count_partitions_kernel<block_size><<<static_cast<unsigned>(blocks), block_size, 0, stream.value()>>>(n, fn, shift, parts, cursors);
-    COLX_CUDA_TRY(cudaGetLastError());
-    std::vector<size_type> offsets(static_cast<std::size_t>(parts));
-    COLX_CUDA_TRY(cudaMemcpyAsync(offsets.data(), cursors, offsets.size() * sizeof(size_type), cudaMemcpyDeviceToHost, stream.value()));
-    stream.synchronize();
-    size_type total = 0;
-    for (auto& o : offsets) { total += std::exchange(o, total); }  // exclusive prefix: each partition's first record
-    if (total == 0) { return true; }
-    std::optional<detail::temporary_storage> records;
-    try {
-      records.emplace(static_cast<std::size_t>(total) * sizeof(record), stream);
-    } catch (out_of_memory const&) {
+    constexpr int items = detail::scatter_items_v<Fn, block_size>;
+    if constexpr (items == 0) {  // records too wide to stage
+      (void)n;
+      (void)fn;
       return false;
+    } else {
+      auto const l2 = static_cast<std::size_t>(detail::device_attribute<cudaDevAttrL2CacheSize>());
+      std::size_t const table = fn.table_bytes();
+      std::uint64_t const slots = fn.slot_mask + 1;
+      if (n < (size_type{1} << 20) || l2 == 0 || table <= l2) { return false; }
+      int parts = 2;
+      while (parts < detail::most_partitions && table / static_cast<std::size_t>(parts) > l2 / 2) { parts *= 2; }
+      if (static_cast<std::uint64_t>(parts) > slots) { return false; }
+      int shift = 0;
+      while ((std::uint64_t{1} << shift) * static_cast<std::uint64_t>(parts) < slots) { ++shift; }
+
+      using record = detail::partition_record<Fn>;
+      detail::temporary_storage counts(static_cast<std::size_t>(parts) * sizeof(size_type), stream);
+      auto* const cursors = static_cast<size_type*>(counts.data());
+      COLX_CUDA_TRY(cudaMemsetAsync(cursors, 0, static_cast<std::size_t>(parts) * sizeof(size_type), stream.value()));
+      size_type const blocks = std::min<size_type>((n + block_size - 1) / block_size, size_type{8} * detail::multiprocessors());
+      detail::count_partitions_kernel<block_size><<<static_cast<unsigned>(blocks), block_size, 0, stream.value()>>>(n, fn, shift, parts, cursors);
+      COLX_CUDA_TRY(cudaGetLastError());
+      std::vector<size_type> offsets(static_cast<std::size_t>(parts));
+      COLX_CUDA_TRY(cudaMemcpyAsync(offsets.data(), cursors, offsets.size() * sizeof(size_type), cudaMemcpyDeviceToHost, stream.value()));
+      stream.synchronize();
+      size_type total = 0;
+      for (auto& o : offsets) { total += std::exchange(o, total); }  // exclusive prefix: each partition's first record
+      if (total == 0) { return true; }
+      std::optional<detail::temporary_storage> records;
+      try {
+        records.emplace(static_cast<std::size_t>(total) * sizeof(record), stream);
+      } catch (out_of_memory const&) {
+        return false;
     }
     // From pageable memory: the call returns once it has taken `offsets`.
     COLX_CUDA_TRY(cudaMemcpyAsync(cursors, offsets.data(), offsets.size() * sizeof(size_type), cudaMemcpyHostToDevice, stream.value()));
     auto* const out = static_cast<record*>(records->data());
-    detail::scatter_partitions_kernel<block_size, 4>
+    detail::scatter_partitions_kernel<block_size, items>
         <<<static_cast<unsigned>(blocks), block_size, 0, stream.value()>>>(n, fn, shift, parts, cursors, out);
     COLX_CUDA_TRY(cudaGetLastError());
-    launch_aggregate<1>(total, detail::partitioned_rows_fn<Fn>{fn, out}, 0);
+    auto const add = detail::add_records_kernel<block_size, 4, Fn>;
+    int resident = 0;
+    COLX_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, add, block_size, 0));
+    size_type const add_blocks = std::max<size_type>(
+        1, std::min<size_type>((total + block_size - 1) / block_size, size_type{std::max(resident, 1)} * detail::multiprocessors()));
+    add<<<static_cast<unsigned>(add_blocks), block_size, 0, stream.value()>>>(total, fn, out);
+    COLX_CUDA_TRY(cudaGetLastError());
     return true;
+    }
   }
 
   // As many blocks as can be resident at once (at most one per block_size rows): each thread
