@@ -3,7 +3,7 @@
 // table this large (more than the H100's 50 MB of L2) takes the partitioned many-groups pass:
 // rows are first written, by partition of their group's slot, as records with their values (and
 // their row where first, last, argmin or argmax read it), then added partition by partition.
-// Checked here: every group present once, sums exact over integers, counts, means, min, first
+// (The host backend checks the same at a tenth of the size.) Checked here: every group present once, sums exact over integers, counts, means, min, first
 // and argmax (which read rows), with a filter in front and a nullable value, at a size that is
 // no multiple of a block.
 #include "support/backend.hpp"
@@ -36,8 +36,10 @@ struct group_ref {
 }  // namespace
 
 TEST_CASE("group_by: millions of groups, the GPU's partitioned pass", "[frame]") {
-  constexpr std::size_t n = 4'000'037;
-  constexpr std::uint64_t keys = 2'500'000;
+  // The GPU needs millions of rows for a table larger than its L2; the host backend takes its one
+  // path at a tenth of that (the sanitizer build runs it too).
+  std::size_t const n = colx::has_cuda ? 4'000'037 : 400'009;
+  std::uint64_t const keys = n * 5 / 8;
   std::mt19937_64 rng(42);
   std::vector<std::int64_t> k(n);
   std::vector<std::optional<std::int64_t>> v(n);
