@@ -6,7 +6,8 @@
 //
 // Merges must commute, since threads flush in any order. That rules out Welford's update for
 // var/std; instead a group's values are summed relative to a shift (see shifted_sums). The
-// context `ctx` gives ctx.value_at(row): the aggregation's expression at any row.
+// context `ctx` gives ctx.value_at(row): the aggregation's expression at any row; and for
+// nunique ctx.first_of_pair(v, row): whether row's (group, value v) pair is new to the whole pass.
 //
 // A cell provides: type (its storage; no_storage when the group's row count is all it needs),
 // uses_group_rows (whether it reads the group's row count, which the table keeps once for every
@@ -180,6 +181,37 @@ struct group_cell<expr::kinds::count<CountNulls>, T, Nullable> {
     } else {
       return expr::make_maybe<false>(c.n, true);
     }
+  }
+};
+
+// nunique: the number of the group's distinct values. No cell can hold a set of values, so the
+// table keeps one set of (group, value) pairs for the whole aggregation
+// (group_table_fn::first_of_pair), into which add inserts its row's pair at once: exactly one
+// row of each pair, whichever thread or cache adds it, finds it new and counts, and the counts
+// then merge by adding. Only valid values reach add, so nulls are not counted.
+template <class T, bool Nullable>
+struct group_cell<expr::kinds::distinct_count, T, Nullable> {
+  static constexpr bool supported = true;  // every type a group-by key may have
+  static constexpr bool uses_group_rows = false;
+  static constexpr bool shares_sum = false;
+  static constexpr bool reads_rows = true;  // its pair is found by the row's keys and value
+  using value_type = size_type;
+  static constexpr bool always_valid = true;
+  struct type {
+    size_type n;
+  };
+  static constexpr COLX_HOST_DEVICE type identity() { return {0}; }
+  template <class Ctx>
+  static COLX_HOST_DEVICE void add(type& c, T const& v, size_type row, Ctx const& ctx) {
+    if (ctx.first_of_pair(v, row)) { ++c.n; }
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE void merge(type* dst, type const& src, size_type, Ctx const&) {
+    if (src.n != 0) { atomic_add(&dst->n, src.n); }
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE expr::maybe<size_type, false> finish(type const& c, size_type, Ctx const&) {
+    return expr::make_maybe<false>(c.n, true);
   }
 };
 

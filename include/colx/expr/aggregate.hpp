@@ -3,7 +3,7 @@
 // Aggregations for reduce (and, later, group-by): each Kind says how to fold valid values of an
 // expression into a small trivially copyable state, how to merge two states (the left one covers
 // earlier rows), and how to finish a state into a scalar. Nulls are skipped; an aggregate with no
-// valid input is null, except count and count_valid (0), any (false) and all (true).
+// valid input is null, except count, count_valid and nunique (0), any (false) and all (true).
 #include <colx/column/scalar.hpp>
 #include <colx/expr/expression.hpp>
 
@@ -235,6 +235,26 @@ struct positional {
   }
 };
 
+// The number of distinct valid values, per group only: no small state holds a set of values, so
+// group-by keeps one set of (group, value) pairs beside its table (exec/group_cells.hpp). Its
+// state and operations only carry what lets reduce()'s static_assert be the one error shown.
+struct distinct_count {
+  static constexpr char const* name = "nunique";
+  static constexpr bool group_only = true;
+  template <class T>
+  struct state {};
+  template <class T>
+  static constexpr COLX_HOST_DEVICE void add(state<T>&, T, size_type) {}
+  template <class T>
+  static constexpr COLX_HOST_DEVICE state<T> merge(state<T> a, state<T>) {
+    return a;
+  }
+  template <class T>
+  static scalar<size_type> finish(state<T>) {
+    return {};
+  }
+};
+
 }  // namespace kinds
 
 // An aggregation of an expression: what reduce and aggregate take.
@@ -267,6 +287,12 @@ inline constexpr bool is_aggregation = false;
 template <class Kind, class E>
 inline constexpr bool is_aggregation<aggregation<Kind, E>> = true;
 
+// Aggregations that only group-by computes (aggregate(...)), not reduce.
+template <class T>
+inline constexpr bool is_group_only = false;
+template <class Kind, class E>
+inline constexpr bool is_group_only<aggregation<Kind, E>> = requires { Kind::group_only; };
+
 template <class Kind, class A>
 [[nodiscard]] constexpr auto make_aggregation(A const& a) {
   auto x = as_expression(a);
@@ -292,4 +318,8 @@ template <expr::expression A> [[nodiscard]] constexpr auto argmin(A const& a) { 
 template <expr::expression A> [[nodiscard]] constexpr auto first(A const& a) { return expr::make_aggregation<expr::kinds::positional<true>>(a); }
 template <expr::expression A> [[nodiscard]] constexpr auto last(A const& a) { return expr::make_aggregation<expr::kinds::positional<false>>(a); }
 template <expr::expression A> [[nodiscard]] constexpr auto argmax(A const& a) { return expr::make_aggregation<expr::kinds::arg_extremum<false>>(a); }
+// nunique(e): per group, the number of distinct valid values of e (pandas' nunique, dropna=True),
+// equal as group-by keys are (NaN to NaN, -0.0 to 0.0); inside aggregate(...) only. Over a whole
+// frame: nunique(frame, e) (frame/distinct.hpp).
+template <expr::expression A> [[nodiscard]] constexpr auto nunique(A const& a) { return expr::make_aggregation<expr::kinds::distinct_count>(a); }
 }  // namespace colx

@@ -12,7 +12,8 @@
 // touches the tables a handful of times in all (the few-groups path). With many groups nearly
 // every row goes to the global table (the many-groups path). The table's size comes from
 // the number of groups estimated on a sample of the rows; an estimate that proves too small is
-// detected and the pass rerun.
+// detected and the pass rerun. nunique keeps, beside the table, a set of (group, value) pairs: a
+// row counts for its group where its pair is new to the set.
 #include <colx/exec/aggregate_rows.hpp>
 #include <colx/exec/group_cells.hpp>
 #include <colx/exec/packed_keys.hpp>
@@ -227,6 +228,21 @@ struct cell_sharing {
 
 inline constexpr size_type empty_slot = -1;
 
+// nunique keeps a set of (group, value) pairs beside the table (group_table_fn::first_of_pair),
+// one per nunique aggregation: never shared (its cell's shares_sum is false), in the order of the
+// aggregations.
+template <class Agg>
+inline constexpr bool keeps_pairs = false;
+template <class E>
+inline constexpr bool keeps_pairs<expr::aggregation<expr::kinds::distinct_count, E>> = true;
+template <class... Aggs>
+constexpr std::size_t pair_sets_before(std::size_t k) {
+  bool const keeps[] = {keeps_pairs<Aggs>..., false};
+  std::size_t n = 0;
+  for (std::size_t j = 0; j < k; ++j) { n += keeps[j] ? 1 : 0; }
+  return n;
+}
+
 template <class Inputs, class Pred, class Keys, class Aggs>
 struct group_table_fn;
 
@@ -236,6 +252,10 @@ template <class Fn, std::size_t K>
 struct aggregation_context {
   Fn const* fn;
   COLX_HOST_DEVICE auto value_at(size_type row) const { return get<K>(fn->aggs).expr(fn->in, row); }
+  template <class T>
+  COLX_HOST_DEVICE bool first_of_pair(T const& v, size_type row) const {
+    return fn->template first_of_pair<K>(v, row);
+  }
 };
 
 template <class Inputs, class Pred, class... Keys, class... Aggs>
@@ -249,6 +269,7 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
   tuple<Keys...> keys;
   tuple<Aggs...> aggs;
   bool drop_null_keys = false;
+  bool eager_loads = false;  // see load()
   // Slot s is entry_bytes bytes at entries + s * entry_bytes: a header of 8 bytes, then (in the
   // aggregation's table) the group's cells, so that one row's lookup and update touch one place.
   // The header is the keys' word when they pack (or empty_word), else the group's first-inserted
@@ -262,6 +283,18 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
   std::uint64_t group_shards = 1;
   size_type max_groups = 0;  // per counter: beyond this the table is too full, and the pass is rerun larger
   unsigned* overflow = nullptr;
+  // nunique's sets of (group, value) pairs (see first_of_pair): set j is pair_mask + 1 slots at
+  // pairs + j * (pair_mask + 1), each the first row seen of a pair or empty_slot. Pairs are
+  // counted as groups are, set j's in pair_shards counters from pair_counts + j * pair_shards *
+  // counter_stride, and a set too full flags overflow: the rerun grows the sets with the table.
+  static constexpr std::size_t pair_sets = pair_sets_before<Aggs...>(sizeof...(Aggs));
+  template <std::size_t K>
+  static constexpr std::size_t pair_set_v = pair_sets_before<Aggs...>(K);
+  size_type* pairs = nullptr;
+  std::uint64_t pair_mask = 0;
+  size_type* pair_counts = nullptr;
+  std::uint64_t pair_shards = 1;
+  size_type max_pairs = 0;
 
   COLX_HOST_DEVICE bool keep(size_type i) const {
     auto const p = pred(in, i);
@@ -345,11 +378,13 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
   }
 
   static constexpr std::uint64_t counter_stride = 128 / sizeof(size_type);
-  // A new group took a slot: count it, and flag the pass for a rerun when the table is too full.
-  COLX_HOST_DEVICE void count_group(std::uint64_t slot) const {
-    size_type const before = atomic_fetch_add(groups + (slot & (group_shards - 1)) * counter_stride, size_type{1});
-    if (before >= max_groups) { atomic_or(overflow, 1u); }
+  // A new entry took a slot of a table counted in `shards` counters from `counts`: count it, and
+  // flag the pass for a rerun when the table is too full.
+  COLX_HOST_DEVICE void count_entry(size_type* counts, std::uint64_t shards, size_type most, std::uint64_t slot) const {
+    size_type const before = atomic_fetch_add(counts + (slot & (shards - 1)) * counter_stride, size_type{1});
+    if (before >= most) { atomic_or(overflow, 1u); }
   }
+  COLX_HOST_DEVICE void count_group(std::uint64_t slot) const { count_entry(groups, group_shards, max_groups, slot); }
 
   // The slot of row i's group, inserting the group if it is new; -1 when the table is full. A
   // slot's row (word) never changes once set, so a plain (cached) read is safe: a stale read can
@@ -401,19 +436,32 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
     return -1;
   }
 
-  // What the row loop's caches know a group by (see exec/aggregate_rows.hpp).
-  COLX_HOST_DEVICE std::uint64_t group_id(size_type i) const {
-    if constexpr (packed) {
-      return pack(i);
-    } else {
-      if constexpr (short_packed) {
-        std::uint64_t const w = pack_short(i);
-        if (w != 0) { return w; }
+  // Whether row i, whose value of nunique aggregation K is v (valid), is the first row of its
+  // (group, value) pair to get here: inserted into K's set by compare-and-swap as locate inserts
+  // groups compared at rows, so that of all the rows of a pair, added by any thread, cache or
+  // block table and in any order, exactly one finds it new. Pairs are equal when their keys are
+  // (same_keys) and their values are as keys are (values_equal: NaN to NaN, -0.0 to 0.0).
+  template <std::size_t K, class T>
+  COLX_HOST_DEVICE bool first_of_pair(T const& v, size_type i) const {
+    constexpr std::size_t j = pair_set_v<K>;
+    size_type* const set = pairs + j * (pair_mask + 1);
+    std::uint64_t p = hash_combine(hash(i), hash_value(v)) & pair_mask;
+    for (std::uint64_t probe = 0; probe <= pair_mask; ++probe) {
+      size_type held = set[p];
+      if (held == empty_slot) {
+        held = atomic_cas(set + p, empty_slot, i);
+        if (held == empty_slot) {
+          count_entry(pair_counts + j * pair_shards * counter_stride, pair_shards, max_pairs, p);
+          return true;
+        }
       }
-      size_type const slot = locate(i);
-      return slot < 0 ? no_group_id : static_cast<std::uint64_t>(slot);
+      if (values_equal(get<K>(aggs).expr(in, held).value, v) && same_keys(held, i)) { return false; }
+      p = (p + 1) & pair_mask;
     }
+    atomic_or(overflow, 1u);  // full: the pass is rerun, whatever this returns
+    return false;
   }
+
   COLX_HOST_DEVICE bool found(std::uint64_t id) const { return packed || id != no_group_id; }
   COLX_HOST_DEVICE size_type slot_of(std::uint64_t id, size_type row) const {
     if constexpr (packed) {
@@ -437,20 +485,38 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
   [[nodiscard]] std::size_t table_bytes() const { return static_cast<std::size_t>(table_slots(static_cast<size_type>(slot_mask + 1))) * entry_bytes; }
 
   // A row as the row loop takes it (exec/aggregate_rows.hpp): whether it counts (it passes the
-  // filter and its group has a slot), its group id, and each aggregation's value.
+  // filter and its group has a slot), its group id (what the caches know a group by: the packed
+  // keys' word, else the group's slot in the table), and each aggregation's value.
   using values = tuple<std::remove_cvref_t<decltype(std::declval<Aggs const&>().expr(std::declval<Inputs const&>(), size_type{}))>...>;
   struct loaded {
     bool counts = false;
     std::uint64_t id = 0;
     values v{};
   };
+  // With eager_loads (most rows pass the filter, by the sample), a row's values and packed keys
+  // are read without waiting for the filter's verdict, so that their loads are in flight with the
+  // filter's own (expressions are total: evaluating one at a dropped row is harmless). A lookup
+  // that inserts a group waits for the verdict in any case.
   COLX_HOST_DEVICE loaded load(size_type i) const {
     loaded r;
-    if (keep(i)) {
+    bool const kept = keep(i);
+    if (kept || eager_loads) {
       // The values first: their loads need not wait for a slot lookup's.
       r.v = [&]<std::size_t... K>(std::index_sequence<K...>) { return values(get<K>(aggs).expr(in, i)...); }(
           std::index_sequence_for<Aggs...>{});
-      r.id = group_id(i);
+      if constexpr (packed) {
+        r.id = pack(i);
+      } else if constexpr (short_packed) {
+        r.id = pack_short(i);  // 0: the strings are too long, the group is looked up below
+      }
+    }
+    if (kept) {
+      if constexpr (!packed) {
+        if (!short_packed || r.id == 0) {
+          size_type const slot = locate(i);
+          r.id = slot < 0 ? no_group_id : static_cast<std::uint64_t>(slot);
+        }
+      }
       r.counts = found(r.id);
     }
     return r;
@@ -639,6 +705,8 @@ struct group_plan {
   int shared_slots = 0;         // per block: not 0 on the few-groups path
   bool private_caches = false;  // a handful of groups: per-thread caches first
   char const* key_form = "";    // how rows' keys are compared
+  std::size_t pair_sets = 0;    // nunique's sets of (group, value) pairs, one per nunique
+  size_type pair_slots = 0;     // per set
 };
 
 // With `plan` set, only samples and plans: returns an empty result.
@@ -671,10 +739,10 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
   fn_t fn{f.inputs(), pred, keys, aggs, options.drop_null_keys};
 
   // Counters and flags the passes update, each in a cache line of its own: the group counters
-  // (see group_table_fn::groups), sampled kept rows, overflow.
+  // (see group_table_fn::groups), sampled kept rows, overflow, then each pair set's counters.
   constexpr std::uint64_t most_shards = 64;
   constexpr std::size_t stride = fn_t::counter_stride;
-  constexpr std::size_t counter_words = (most_shards + 2) * stride;
+  constexpr std::size_t counter_words = (most_shards * (1 + fn_t::pair_sets) + 2) * stride;
   uvector<size_type> counters(static_cast<size_type>(counter_words), stream, work);
   size_type* const kept_counter = counters.data() + most_shards * stride;
   auto const reset_counters = [&] { fill_bytes(counters.data(), kind, 0, counter_words * sizeof(size_type), stream); };
@@ -689,6 +757,7 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
   };
   fn.groups = counters.data();
   fn.overflow = reinterpret_cast<unsigned*>(counters.data() + (most_shards + 1) * stride);
+  fn.pair_counts = counters.data() + (most_shards + 2) * stride;
   // One counter for small tables, whose share per counter would be too small to judge fullness
   // by; many for large ones (a counter's share then strays a few percent at most).
   auto const set_capacity = [&](fn_t& t, size_type slots, size_type most_groups) {
@@ -696,11 +765,17 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
     t.group_shards = slots >= (size_type{1} << 16) ? most_shards : 1;
     t.max_groups = most_groups / static_cast<size_type>(t.group_shards);
   };
+  auto const set_pair_capacity = [&](fn_t& t, size_type slots) {
+    t.pair_mask = static_cast<std::uint64_t>(slots - 1);
+    t.pair_shards = slots >= (size_type{1} << 16) ? most_shards : 1;
+    t.max_pairs = (slots - slots / 4) / static_cast<size_type>(t.pair_shards);
+  };
 
   // Table size: from the number of groups in a sample of the rows (all of them when few).
   constexpr size_type most_sampled = size_type{1} << 16;
   size_type capacity = 64;
   double estimated_groups = 0;
+  double kept_rows = 0;
   if (n > 0) {
     size_type const step = std::max<size_type>(1, n / most_sampled);
     size_type const sampled = std::min(n, most_sampled);
@@ -717,14 +792,20 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
       exec.for_each_n(sampled, sample_groups_fn<fn_t>{sample, step, kept_counter});
     });
     auto const c = read_counters();
-    double const kept_rows = static_cast<double>(n) * static_cast<double>(c[1]) / static_cast<double>(sampled);
+    kept_rows = static_cast<double>(n) * static_cast<double>(c[1]) / static_cast<double>(sampled);
     estimated_groups = c[1] == 0 ? 1.0 : estimate_groups(static_cast<double>(c[0]), static_cast<double>(c[1]), kept_rows);
     // Slots per estimated group: packed keys probe cheaply (a word compare), so their table may
     // be fuller, and smaller tables stay in L2 longer; others compare keys at rows.
+    fn.eager_loads = 2 * c[1] >= sampled;  // at least half the sampled rows pass the filter
     constexpr double load_factor = fn_t::packed ? 2.0 : 2.5;
     capacity = std::min(next_power_of_two(std::max<size_type>(64, 2 * n)),
                         next_power_of_two(std::max<size_type>(64, static_cast<size_type>(estimated_groups * load_factor))));
   }
+
+  // A pair set (nunique) holds at most one pair per kept row: twice as many slots as the sample
+  // estimates kept rows, so that it stays at most half full unless the estimate is low.
+  size_type pair_capacity =
+      fn_t::pair_sets == 0 ? 0 : next_power_of_two(std::max<size_type>(64, 2 * static_cast<size_type>(std::ceil(kept_rows))));
 
   bool const private_caches = estimated_groups < 2.0 * group_cache_size;
   // A handful of groups needs a small block table, which leaves shared memory to the threads'
@@ -753,7 +834,7 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
                                                         "(at most 6 bytes), else compared at rows"
                                                       : "compared at rows";
     *plan = group_plan{n, estimated_groups, capacity, fn_t::table_entry_bytes, sizeof(cells), shared_slots, private_caches,
-                       key_form};
+                       key_form, fn_t::pair_sets, pair_capacity};
     return write_frame<out_schema>(0, masked, types, stream, mr, [](auto const&) { return size_type{0}; });
   }
 
@@ -771,6 +852,20 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
     fn.entries = static_cast<unsigned char*>(table->data());
     fn.entry_bytes = fn_t::table_entry_bytes;
     set_capacity(fn, capacity, capacity - capacity / 4);
+    std::optional<buffer> pair_table;
+    if constexpr (fn_t::pair_sets > 0) {
+      std::size_t const pair_bytes = fn_t::pair_sets * static_cast<std::size_t>(pair_capacity) * sizeof(size_type);
+      try {
+        pair_table.emplace(pair_bytes, stream, work);
+      } catch (out_of_memory const& e) {
+        COLX_FAIL_AS(out_of_memory, "group_by: nunique's ", fn_t::pair_sets, " set(s) of (group, value) pairs of ", pair_capacity,
+                     " slots each need ", pair_bytes, " bytes of ", to_string(kind), " memory, which could not be allocated (",
+                     e.what(), "); the input is unchanged");
+      }
+      fn.pairs = static_cast<size_type*>(pair_table->data());
+      set_pair_capacity(fn, pair_capacity);
+      fill_bytes(fn.pairs, kind, 0xFF, pair_bytes, stream);  // every slot empty_slot (-1)
+    }
     reset_counters();
     on_backend(kind, stream, [&](auto const& exec) {
       exec.for_each_n(slots, init_table_fn<fn_t>{fn});
@@ -778,8 +873,9 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
       exec.aggregate_rows(n, fn, shared_slots, private_caches);
     });
     auto const c = read_counters();
-    if (c[2] != 0) {  // too many groups for this table: again, four times larger
+    if (c[2] != 0) {  // too many groups (or pairs) for this table: again, four times larger
       capacity *= 4;
+      pair_capacity *= 4;
       continue;
     }
     size_type const groups = c[0];
@@ -827,6 +923,11 @@ template <class Source, class... Keys, class... Named>
     out << "many-groups path: a global hash table of " << p.slots << " slots (" << p.slots * p.entry_bytes << " bytes)";
   }
   out << (p.private_caches ? "; per-thread caches of 4 groups first\n" : "\n");
+  if (p.pair_sets > 0) {
+    out << "  nunique: " << (p.pair_sets == 1 ? std::string("a set") : std::to_string(p.pair_sets) + " sets (one per nunique)")
+        << " of (group, value) pairs of " << p.pair_slots << " slots (" << static_cast<std::size_t>(p.pair_slots) * sizeof(size_type)
+        << " bytes), where each row's pair is looked up as it is added\n";
+  }
   auto const used = std::apply(
       [&](auto const&... k) {
         return std::apply(
@@ -837,7 +938,8 @@ template <class Source, class... Keys, class... Named>
             a.aggs);
       },
       g.stage.keys);
-  plan_cost cost{1, 4 + (g.stage.options.sorted ? 3 : 0), 0, 0};  // sample, table, compaction (+ sort)
+  // sample, table, compaction (+ sort, + clearing the pair sets)
+  plan_cost cost{1, 4 + (g.stage.options.sorted ? 3 : 0) + (p.pair_sets > 0 ? 1 : 0), 0, 0};
   cost.bytes_read = detail::read_bytes(f, used, out);
   if (text != nullptr) { *text << out.str(); }
   return cost;

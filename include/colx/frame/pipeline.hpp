@@ -51,6 +51,9 @@ template <class... Aggs>
   requires(expr::is_aggregation<Aggs> && ...)
 [[nodiscard]] constexpr auto reduce(Aggs const&... aggs) {
   static_assert(sizeof...(Aggs) > 0, "colx::reduce needs at least one aggregation: reduce(sum(\"x\"_c), ...)");
+  static_assert((!expr::is_group_only<Aggs> && ...),
+                "colx::reduce: nunique(e) counts distinct values per group, inside group_by(...) | aggregate(...); "
+                "over a whole frame call colx::nunique(frame, e)");
   return reduce_stage<Aggs...>{{aggs...}};
 }
 // The number of rows where `pred` is true.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// A misspelt column name, join keys of different types and a sum of strings must be compile
-// errors that say so in plain words. Compiled only by the host.expr.compile_fail test
+// A misspelt column name, join keys of different types, a sum of strings and nunique in reduce
+// (a group-by aggregation) must be compile errors that say so in plain words. Compiled only by the host.expr.compile_fail test
 // (tests/CMakeLists.txt), once per COLX_MISSPELL_<where> or COLX_WRONG_<what> macro, each of which
 // must fail with its message; with COLX_MISSPELL_NONE, the same uses written right, it must
 // compile, so the failures are the mistakes' and nothing else's.
@@ -39,8 +39,11 @@ double use(colx::frame<lineitem> const& f, colx::frame<other> const& g) {
   return static_cast<double>((f | colx::join(g, colx::on("qty"_c))).num_rows());  // int32 against int64
 #elif defined(COLX_WRONG_SUM_OF_STRINGS)
   return static_cast<double>((f | colx::group_by("qty"_c) | colx::aggregate(colx::sum("name"_c).as<"total">())).num_rows());
+#elif defined(COLX_WRONG_REDUCE_NUNIQUE)
+  return static_cast<double>((f | colx::reduce(colx::nunique("name"_c))).value);
 #else
-  auto const grouped = f | colx::group_by("qty"_c) | colx::aggregate(colx::sum("price"_c).as<"s">());
+  auto const grouped =
+      f | colx::group_by("qty"_c) | colx::aggregate(colx::sum("price"_c).as<"s">(), colx::nunique("name"_c).as<"u">());
   auto const joined = f | colx::join(g | colx::select("code"_c), colx::on("qty"_c), colx::on("code"_c));
   auto const sorted = f | colx::sort_by(colx::desc("price"_c));
   auto const lazily = (colx::lazy(f) | colx::filter("price"_c > 1.0) | colx::select("qty"_c)).collect();
