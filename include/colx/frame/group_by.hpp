@@ -270,6 +270,25 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
   tuple<Aggs...> aggs;
   bool drop_null_keys = false;
   bool eager_loads = false;  // see load()
+  // nunique's sets of (group, value) pairs (see first_of_pair): set j is mask + 1 slots at
+  // rows + j * (mask + 1), each the first row seen of a pair or empty_slot. Pairs are counted as
+  // groups are, set j's in `shards` counters from counts + j * shards * counter_stride, and a set
+  // too full flags overflow: the rerun grows the sets with the table. Without a nunique the
+  // member is empty and sits in the bools' padding: this struct is every kernel's parameter, and
+  // NVVM kept the 1M-group row loop's fields in registers at 128 bytes but not at 168 (that pass
+  // took 4.07 ms instead of 3.26 on the H100).
+  struct pair_sets_state {
+    size_type* rows = nullptr;
+    std::uint64_t mask = 0;
+    size_type* counts = nullptr;
+    std::uint64_t shards = 1;
+    size_type most = 0;
+  };
+  struct no_pair_sets {};
+  static constexpr std::size_t pair_sets = pair_sets_before<Aggs...>(sizeof...(Aggs));
+  template <std::size_t K>
+  static constexpr std::size_t pair_set_v = pair_sets_before<Aggs...>(K);
+  std::conditional_t<(pair_sets > 0), pair_sets_state, no_pair_sets> pair{};
   // Slot s is entry_bytes bytes at entries + s * entry_bytes: a header of 8 bytes, then (in the
   // aggregation's table) the group's cells, so that one row's lookup and update touch one place.
   // The header is the keys' word when they pack (or empty_word), else the group's first-inserted
@@ -283,18 +302,6 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
   std::uint64_t group_shards = 1;
   size_type max_groups = 0;  // per counter: beyond this the table is too full, and the pass is rerun larger
   unsigned* overflow = nullptr;
-  // nunique's sets of (group, value) pairs (see first_of_pair): set j is pair_mask + 1 slots at
-  // pairs + j * (pair_mask + 1), each the first row seen of a pair or empty_slot. Pairs are
-  // counted as groups are, set j's in pair_shards counters from pair_counts + j * pair_shards *
-  // counter_stride, and a set too full flags overflow: the rerun grows the sets with the table.
-  static constexpr std::size_t pair_sets = pair_sets_before<Aggs...>(sizeof...(Aggs));
-  template <std::size_t K>
-  static constexpr std::size_t pair_set_v = pair_sets_before<Aggs...>(K);
-  size_type* pairs = nullptr;
-  std::uint64_t pair_mask = 0;
-  size_type* pair_counts = nullptr;
-  std::uint64_t pair_shards = 1;
-  size_type max_pairs = 0;
 
   COLX_HOST_DEVICE bool keep(size_type i) const {
     auto const p = pred(in, i);
@@ -444,19 +451,19 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
   template <std::size_t K, class T>
   COLX_HOST_DEVICE bool first_of_pair(T const& v, size_type i) const {
     constexpr std::size_t j = pair_set_v<K>;
-    size_type* const set = pairs + j * (pair_mask + 1);
-    std::uint64_t p = hash_combine(hash(i), hash_value(v)) & pair_mask;
-    for (std::uint64_t probe = 0; probe <= pair_mask; ++probe) {
+    size_type* const set = pair.rows + j * (pair.mask + 1);
+    std::uint64_t p = hash_combine(hash(i), hash_value(v)) & pair.mask;
+    for (std::uint64_t probe = 0; probe <= pair.mask; ++probe) {
       size_type held = set[p];
       if (held == empty_slot) {
         held = atomic_cas(set + p, empty_slot, i);
         if (held == empty_slot) {
-          count_entry(pair_counts + j * pair_shards * counter_stride, pair_shards, max_pairs, p);
+          count_entry(pair.counts + j * pair.shards * counter_stride, pair.shards, pair.most, p);
           return true;
         }
       }
       if (values_equal(get<K>(aggs).expr(in, held).value, v) && same_keys(held, i)) { return false; }
-      p = (p + 1) & pair_mask;
+      p = (p + 1) & pair.mask;
     }
     atomic_or(overflow, 1u);  // full: the pass is rerun, whatever this returns
     return false;
@@ -757,7 +764,7 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
   };
   fn.groups = counters.data();
   fn.overflow = reinterpret_cast<unsigned*>(counters.data() + (most_shards + 1) * stride);
-  fn.pair_counts = counters.data() + (most_shards + 2) * stride;
+  if constexpr (fn_t::pair_sets > 0) { fn.pair.counts = counters.data() + (most_shards + 2) * stride; }
   // One counter for small tables, whose share per counter would be too small to judge fullness
   // by; many for large ones (a counter's share then strays a few percent at most).
   auto const set_capacity = [&](fn_t& t, size_type slots, size_type most_groups) {
@@ -765,10 +772,10 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
     t.group_shards = slots >= (size_type{1} << 16) ? most_shards : 1;
     t.max_groups = most_groups / static_cast<size_type>(t.group_shards);
   };
-  auto const set_pair_capacity = [&](fn_t& t, size_type slots) {
-    t.pair_mask = static_cast<std::uint64_t>(slots - 1);
-    t.pair_shards = slots >= (size_type{1} << 16) ? most_shards : 1;
-    t.max_pairs = (slots - slots / 4) / static_cast<size_type>(t.pair_shards);
+  auto const set_pair_capacity = [&](auto& pair, size_type slots) {
+    pair.mask = static_cast<std::uint64_t>(slots - 1);
+    pair.shards = slots >= (size_type{1} << 16) ? most_shards : 1;
+    pair.most = (slots - slots / 4) / static_cast<size_type>(pair.shards);
   };
 
   // Table size: from the number of groups in a sample of the rows (all of them when few).
@@ -862,9 +869,9 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
                      " slots each need ", pair_bytes, " bytes of ", to_string(kind), " memory, which could not be allocated (",
                      e.what(), "); the input is unchanged");
       }
-      fn.pairs = static_cast<size_type*>(pair_table->data());
-      set_pair_capacity(fn, pair_capacity);
-      fill_bytes(fn.pairs, kind, 0xFF, pair_bytes, stream);  // every slot empty_slot (-1)
+      fn.pair.rows = static_cast<size_type*>(pair_table->data());
+      set_pair_capacity(fn.pair, pair_capacity);
+      fill_bytes(fn.pair.rows, kind, 0xFF, pair_bytes, stream);  // every slot empty_slot (-1)
     }
     reset_counters();
     on_backend(kind, stream, [&](auto const& exec) {
