@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <random>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -99,6 +100,12 @@ TEST_CASE("group_by: millions of groups, the GPU's partitioned pass", "[frame]")
       bad += ok ? 0 : 1;
     }
     CHECK(bad == 0);
+  }
+  SECTION("explain names the pass") {
+    auto const text = colx::explain(kept | colx::group_by("k"_c), colx::aggregate(colx::sum("v"_c).as<"sum">()));
+    CAPTURE(text);
+    CHECK(text.find("many-groups path") != std::string::npos);
+    CHECK(text.find("rows go first into partitions by slot when the table is larger than L2") != std::string::npos);
   }
   SECTION("first and argmax: records with their rows") {
     auto const out = kept | colx::group_by("k"_c) |

@@ -6,11 +6,13 @@
 // One global open-addressing hash table (linear probing) maps a group to a slot; a slot holds the
 // group's keys packed into one word when they fit 64 bits, else the row number of the group's
 // first-inserted row (keys are then compared by evaluating the key expressions at that row, so
-// any key type works, strings included), and one cell per aggregation. With few groups each
+// any key type works, strings included), and the group's cells (shared between aggregations where
+// they keep the same thing: see cell_sharing). With few groups each
 // thread keeps the cells of the last few groups it saw privately (registers, or shared memory
 // when wide) and merges them into its block's shared-memory table only to make room: a thread
 // touches the tables a handful of times in all (the few-groups path). With many groups nearly
-// every row goes to the global table (the many-groups path). The table's size comes from
+// every row goes to the global table (the many-groups path); on the GPU, a table of packed keys
+// larger than L2 is filled partition by partition (gpu/aggregate_rows.cuh). The table's size comes from
 // the number of groups estimated on a sample of the rows; an estimate that proves too small is
 // detected and the pass rerun. nunique keeps, beside the table, a set of (group, value) pairs: a
 // row counts for its group where its pair is new to the set.
@@ -712,6 +714,7 @@ struct group_plan {
   int shared_slots = 0;         // per block: not 0 on the few-groups path
   bool private_caches = false;  // a handful of groups: per-thread caches first
   char const* key_form = "";    // how rows' keys are compared
+  bool partitionable = false;   // packed keys: the GPU may partition rows by slot first
   std::size_t pair_sets = 0;    // nunique's sets of (group, value) pairs, one per nunique
   size_type pair_slots = 0;     // per set
 };
@@ -841,7 +844,7 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
                                                         "(at most 6 bytes), else compared at rows"
                                                       : "compared at rows";
     *plan = group_plan{n, estimated_groups, capacity, fn_t::table_entry_bytes, sizeof(cells), shared_slots, private_caches,
-                       key_form, fn_t::pair_sets, pair_capacity};
+                       key_form, fn_t::partitionable, fn_t::pair_sets, pair_capacity};
     return write_frame<out_schema>(0, masked, types, stream, mr, [](auto const&) { return size_type{0}; });
   }
 
@@ -928,6 +931,7 @@ template <class Source, class... Keys, class... Named>
         << " slots, merged once per block into a global table of " << p.slots << " slots";
   } else {
     out << "many-groups path: a global hash table of " << p.slots << " slots (" << p.slots * p.entry_bytes << " bytes)";
+    if (p.partitionable) { out << "; on the GPU, rows go first into partitions by slot when the table is larger than L2"; }
   }
   out << (p.private_caches ? "; per-thread caches of 4 groups first\n" : "\n");
   if (p.pair_sets > 0) {
