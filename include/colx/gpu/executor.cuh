@@ -229,21 +229,21 @@ struct executor {
         records.emplace(static_cast<std::size_t>(total) * sizeof(record), stream);
       } catch (out_of_memory const&) {
         return false;
-    }
-    // From pageable memory: the call returns once it has taken `offsets`.
-    COLX_CUDA_TRY(cudaMemcpyAsync(cursors, offsets.data(), offsets.size() * sizeof(size_type), cudaMemcpyHostToDevice, stream.value()));
-    auto* const out = static_cast<record*>(records->data());
-    detail::scatter_partitions_kernel<block_size, items>
-        <<<static_cast<unsigned>(blocks), block_size, 0, stream.value()>>>(n, fn, shift, parts, cursors, out);
-    COLX_CUDA_TRY(cudaGetLastError());
-    auto const add = detail::add_records_kernel<block_size, 4, Fn>;
-    int resident = 0;
-    COLX_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, add, block_size, 0));
-    size_type const add_blocks = std::max<size_type>(
-        1, std::min<size_type>((total + block_size - 1) / block_size, size_type{std::max(resident, 1)} * detail::multiprocessors()));
-    add<<<static_cast<unsigned>(add_blocks), block_size, 0, stream.value()>>>(total, fn, out);
-    COLX_CUDA_TRY(cudaGetLastError());
-    return true;
+      }
+      // From pageable memory: the call returns once it has taken `offsets`.
+      COLX_CUDA_TRY(cudaMemcpyAsync(cursors, offsets.data(), offsets.size() * sizeof(size_type), cudaMemcpyHostToDevice, stream.value()));
+      auto* const out = static_cast<record*>(records->data());
+      detail::scatter_partitions_kernel<block_size, items>
+          <<<static_cast<unsigned>(blocks), block_size, 0, stream.value()>>>(n, fn, shift, parts, cursors, out);
+      COLX_CUDA_TRY(cudaGetLastError());
+      auto const add = detail::add_records_kernel<block_size, 4, Fn>;
+      int resident = 0;
+      COLX_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, add, block_size, 0));
+      size_type const add_blocks = std::max<size_type>(
+          1, std::min<size_type>((total + block_size - 1) / block_size, size_type{std::max(resident, 1)} * detail::multiprocessors()));
+      add<<<static_cast<unsigned>(add_blocks), block_size, 0, stream.value()>>>(total, fn, out);
+      COLX_CUDA_TRY(cudaGetLastError());
+      return true;
     }
   }
 
