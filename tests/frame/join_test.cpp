@@ -357,6 +357,67 @@ TEST_CASE("join: two key columns named differently on each side", "[frame]") {
   }
 }
 
+// Keys that do not pack: duplicates are noticed while inserting by comparing the keys of the row
+// holding a slot, and unique keys send inner and left joins through the one-pass probe.
+TEST_CASE("join: unique build keys that do not pack (an int and a string)", "[frame]") {
+  using L2 = colx::schema<colx::field<"a", std::int32_t>, colx::field<"s", colx::string_view>, colx::field<"p", std::int32_t, colx::not_null>>;
+  using R2 = colx::schema<colx::field<"x", std::int32_t>, colx::field<"y", colx::string_view>, colx::field<"q", double, colx::not_null>>;
+  enum class build_keys { unique, repeated, two_null_keys };
+  for (std::size_t const nr : {std::size_t{3}, std::size_t{5}, std::size_t{1000}, std::size_t{4099}}) {
+    for (build_keys const variant : {build_keys::unique, build_keys::repeated, build_keys::two_null_keys}) {
+      CAPTURE(nr, static_cast<int>(variant));
+      optionals<std::int32_t> x;
+      optionals<std::string> y;
+      std::vector<double> q;
+      for (std::size_t j = 0; j < nr; ++j) {
+        x.emplace_back(static_cast<std::int32_t>(j / 3));
+        y.emplace_back("w" + std::to_string(j % 3));
+        q.push_back(static_cast<double>(j) + 0.25);
+      }
+      x[nr / 2] = std::nullopt;  // a null key: matches only with nulls_equal
+      if (variant == build_keys::repeated) {
+        x[nr - 1] = x[0];
+        y[nr - 1] = y[0];
+      }
+      if (variant == build_keys::two_null_keys) {
+        x[nr - 1] = std::nullopt;
+        y[nr - 1] = y[nr / 2];
+      }
+      std::mt19937_64 gen(nr);
+      optionals<std::int32_t> a;
+      optionals<std::string> s;
+      std::vector<std::int32_t> p;
+      for (std::size_t i = 0; i < 3001; ++i) {
+        a.push_back(gen() % 20 == 0 ? std::nullopt : std::optional<std::int32_t>(static_cast<std::int32_t>(gen() % (nr / 3 + 2))));
+        s.push_back(gen() % 20 == 0 ? std::nullopt : std::optional<std::string>("w" + std::to_string(gen() % 4)));
+        p.push_back(static_cast<std::int32_t>(i));
+      }
+      auto const mr = backend_resource();
+      colx::frame<L2> const lf(colx::make_column<std::int32_t>(a, {}, mr), colx::make_strings_column(s, colx::type_id::int32, {}, mr),
+                               colx::make_column<std::int32_t>(p, {}, mr));
+      colx::frame<R2> const rf(colx::make_column<std::int32_t>(x, {}, mr), colx::make_strings_column(y, colx::type_id::int32, {}, mr),
+                               colx::make_column<double>(q, {}, mr));
+      auto const left_row = [&](std::size_t i) { return std::tuple(a[i], s[i], std::optional<std::int32_t>(p[i])); };
+      auto const right_row = [&](std::size_t j) { return std::tuple(x[j], y[j], std::optional<double>(q[j])); };
+      for (bool const nulls_equal : {false, true}) {
+        CAPTURE(nulls_equal);
+        colx::join_options const o{.nulls_equal = nulls_equal};
+        auto const built = colx::build(rf, colx::on("x"_c, "y"_c), o);
+        bool const unique = variant == build_keys::unique || (variant == build_keys::two_null_keys && !nulls_equal);
+        CHECK(built.unique_keys() == unique);
+        auto const match = [&](std::size_t i, std::size_t j) { return keys_match(a[i], x[j], nulls_equal) && keys_match(s[i], y[j], nulls_equal); };
+        auto const all = [](std::size_t) { return true; };
+        auto const inner = lf | colx::join(built, colx::on("a"_c, "s"_c), colx::on("x"_c, "y"_c));
+        CHECK(sorted_rows_of(inner) == rows_from_pairs(reference_pairs(join_kind::inner, 3001, nr, all, match), left_row, right_row));
+        auto const left = lf | colx::join<join_kind::left>(built, colx::on("a"_c, "s"_c), colx::on("x"_c, "y"_c));
+        CHECK(sorted_rows_of(left) == rows_from_pairs(reference_pairs(join_kind::left, 3001, nr, all, match), left_row, right_row));
+        CHECK(sorted_pairs_of(colx::join_rows(lf, built, colx::on("a"_c, "s"_c), colx::on("x"_c, "y"_c))) ==
+              reference_pairs(join_kind::inner, 3001, nr, all, match));
+      }
+    }
+  }
+}
+
 TEST_CASE("join: a filtered probe side, and a filtered build side", "[frame]") {
   for (std::size_t const n : {std::size_t{0}, std::size_t{33}, std::size_t{3000}}) {
     CAPTURE(n);

@@ -7,6 +7,7 @@
 
 #include <colx/column/bitmask.hpp>
 #include <colx/exec/aggregate_rows.hpp>
+#include <colx/exec/select_verdict.hpp>
 
 #include <cstdint>
 #include <algorithm>
@@ -113,6 +114,7 @@ struct executor {
 
   // Compaction: for the k-th row i (in order) where keep(i) is true, store(k, load(i)); returns
   // how many were kept. Two passes over fixed chunks: count, then write at the chunk's offset.
+  // A keep that returns a verdict hands it to load(i, verdict) (exec/select_verdict.hpp).
   template <class Keep, class Load, class Store>
   size_type select_rows(size_type n, Keep keep, Load load, Store store) const {
     size_type const chunks = (n + reduce_chunk - 1) / reduce_chunk;
@@ -130,7 +132,7 @@ struct executor {
       size_type k = offsets[static_cast<std::size_t>(c)];
       size_type const end = std::min(n, (c + 1) * reduce_chunk);
       for (size_type i = c * reduce_chunk; i < end; ++i) {
-        if (keep(i)) { store(k++, load(i)); }
+        if (auto const v = keep(i)) { store(k++, detail::load_kept(load, i, v)); }
       }
     }
     return offsets.back();

@@ -5,11 +5,14 @@
 // The build side (the right frame) goes into an open-addressing multimap with one entry per row,
 // so duplicate keys take several entries. Keys that pack into one 64-bit word (exec/packed_keys.hpp)
 // are kept in the entry beside the row and compared there; other keys leave a 32-bit tag of their
-// hash beside the row, so most non-matches are rejected without reading the build keys. The probe
-// side (the left frame, with its pending filter) is walked twice: once counting each row's output
-// rows (a scan gives where each row's output starts), once writing them, gathering every output
-// column in that same pass. Output rows come in probe order; a probe row's matches come in an
-// unspecified order. Null keys match nothing unless join_options::nulls_equal.
+// hash beside the row, so most non-matches are rejected without reading the build keys. Inserting
+// notes whether two build rows share their keys. Where each probe row has at most one output row
+// (semi and anti joins; inner and left joins against unique build keys), the probe is one
+// compaction pass that carries each kept row's build partner to where it is written. Otherwise
+// the probe side (with its pending filter) is walked twice: once counting each row's output rows
+// (a scan gives where each row's output starts), once writing them. Either way every output column
+// is gathered in the pass that writes. Output rows come in probe order; a probe row's matches come
+// in an unspecified order. Null keys match nothing unless join_options::nulls_equal.
 #include <colx/exec/atomics.hpp>
 #include <colx/exec/packed_keys.hpp>
 #include <colx/exec/row_keys.hpp>
@@ -88,31 +91,61 @@ struct key_columns<Inputs, tuple<Keys...>> {
   using key_list = std::tuple<Keys...>;
 };
 
+// Slot p of a packed table: words 2p (the keys) and 2p + 1 (the row), read together.
+struct alignas(16) packed_slot {
+  std::uint64_t keys;
+  std::uint64_t row;
+};
+COLX_HOST_DEVICE inline packed_slot read_slot(std::uint64_t const* slots, std::uint64_t p) {
+#if COLX_IN_DEVICE_CODE
+  return *reinterpret_cast<packed_slot const*>(slots + 2 * p);  // one 16-byte load
+#else
+  return {slots[2 * p], slots[2 * p + 1]};
+#endif
+}
+
+// Inserts build row r. A slot taken by another row with the same keys sets *duplicates: two rows
+// with equal keys walk the same slots, so the later to claim passes the earlier one's slot, and
+// the row its failed claim returns names the keys to compare. No second pass looks for them.
 template <class Keys>
 struct build_entries_fn {
   Keys keys;
   std::uint64_t* slots;
   std::uint64_t mask;
   bool nulls_equal;
+  unsigned* duplicates;
   COLX_HOST_DEVICE void operator()(size_type r) const {
     if (!nulls_equal && !keys.all_valid(r)) { return; }  // can never match
-    if constexpr (Keys::packed) {  // slot p: words 2p (the keys) and 2p + 1 (the row)
+    bool seen = false;
+    auto const note_duplicate = [&] {
+      if (!seen) { atomic_or(duplicates, 1u); }
+      seen = true;
+    };
+    if constexpr (Keys::packed) {
       std::uint64_t const w = keys.pack(r);
       for (std::uint64_t p = mix64(w) & mask;; p = (p + 1) & mask) {
-        if (atomic_cas(slots + 2 * p + 1, empty_entry, static_cast<std::uint64_t>(r)) == empty_entry) {
+        std::uint64_t const held = atomic_cas(slots + 2 * p + 1, empty_entry, static_cast<std::uint64_t>(r));
+        if (held == empty_entry) {
           slots[2 * p] = w;  // read only by probes, after this pass
           return;
         }
+        if (keys.pack(static_cast<size_type>(held)) == w) { note_duplicate(); }
       }
     } else {
       std::uint64_t const h = keys.hash(r);
-      std::uint64_t const entry = (h & 0xffffffff00000000ull) | static_cast<std::uint64_t>(r);
+      std::uint64_t const tag = h & 0xffffffff00000000ull;
+      std::uint64_t const entry = tag | static_cast<std::uint64_t>(r);
       for (std::uint64_t p = h & mask;; p = (p + 1) & mask) {
-        if (atomic_cas(slots + p, empty_entry, entry) == empty_entry) { return; }
+        std::uint64_t const held = atomic_cas(slots + p, empty_entry, entry);
+        if (held == empty_entry) { return; }
+        if ((held & 0xffffffff00000000ull) == tag && keys.equal(r, keys, static_cast<size_type>(held & 0xffffffffull))) {
+          note_duplicate();
+        }
       }
     }
   }
 };
+
 // Twice the rows, a power of two: probes stay short at a load factor of at most one half.
 inline size_type next_table_size(size_type rows) {
   size_type p = 64;
@@ -127,27 +160,6 @@ inline constexpr std::size_t words_per_slot = Keys::packed ? 2 : 1;
 struct fill_entries_fn {
   std::uint64_t* slots;
   COLX_HOST_DEVICE void operator()(size_type s) const { slots[s] = empty_entry; }
-};
-
-// Flags a build row whose packed keys the table holds more than once.
-template <class Keys>
-struct find_duplicates_fn {
-  Keys keys;
-  std::uint64_t const* slots;
-  std::uint64_t mask;
-  bool nulls_equal;
-  unsigned* found;
-  COLX_HOST_DEVICE void operator()(size_type r) const {
-    if (!nulls_equal && !keys.all_valid(r)) { return; }
-    std::uint64_t const w = keys.pack(r);
-    int same = 0;
-    for (std::uint64_t p = mix64(w) & mask; slots[2 * p + 1] != empty_entry; p = (p + 1) & mask) {
-      if (slots[2 * p] == w && ++same > 1) {
-        atomic_or(found, 1u);
-        return;
-      }
-    }
-  }
 };
 
 }  // namespace detail
@@ -170,23 +182,16 @@ class join_build {
                  " rows; at most 2^32 - 2 are supported");
     _mask = static_cast<std::uint64_t>(detail::next_table_size(_frame.num_rows()) - 1);
     spill_lock_scope const spill_lock(stream);
+    // Unique keys (a primary key, the usual build side) let inner and left joins find each probe
+    // row's one partner in a single pass (see probe_in_one_pass); the insertion notes duplicates.
+    uvector<unsigned> duplicates(1, stream, get_current_resource(_frame.kind()));
+    detail::fill_bytes(duplicates.data(), _frame.kind(), 0, sizeof(unsigned), stream);
     on_backend(_frame.kind(), stream, [&](auto const& exec) {
       exec.for_each_n(_slots->size(), detail::fill_entries_fn{_slots->data()});
       exec.for_each_n(_frame.num_rows(), detail::build_entries_fn<key_columns>{key_columns{_frame.inputs()}, _slots->data(),
-                                                                              _mask, _options.nulls_equal});
+                                                                              _mask, _options.nulls_equal, duplicates.data()});
     });
-    // Unique keys (a primary key, the usual build side) let inner and left joins find each probe
-    // row's one partner in a single pass (see join_rows_impl). Known for packed keys, whose
-    // table compares words.
-    if constexpr (key_columns::packed) {
-      uvector<unsigned> found(1, stream, get_current_resource(_frame.kind()));
-      detail::fill_bytes(found.data(), _frame.kind(), 0, sizeof(unsigned), stream);
-      on_backend(_frame.kind(), stream, [&](auto const& exec) {
-        exec.for_each_n(_frame.num_rows(), detail::find_duplicates_fn<key_columns>{key_columns{_frame.inputs()}, _slots->data(),
-                                                                                  _mask, _options.nulls_equal, found.data()});
-      });
-      _unique_keys = found.element(0, stream) == 0u;
-    }
+    _unique_keys = duplicates.element(0, stream) == 0u;
   }
 
   [[nodiscard]] Frame const& frame() const noexcept { return _frame; }
@@ -239,9 +244,9 @@ struct probe_fn {
       std::uint64_t const w = keys.template pack_as<BuildKeys>(i, ok);
       if (!ok) { return 0; }
       for (std::uint64_t p = mix64(w) & mask;; p = (p + 1) & mask) {
-        std::uint64_t const r = slots[2 * p + 1];
-        if (r == empty_entry) { break; }
-        if (slots[2 * p] == w) { visit(static_cast<size_type>(r), matches++); }
+        packed_slot const e = read_slot(slots, p);
+        if (e.row == empty_entry) { break; }
+        if (e.keys == w) { visit(static_cast<size_type>(e.row), matches++); }
       }
     } else {
       std::uint64_t const h = keys.hash(i);
@@ -296,30 +301,30 @@ COLX_HOST_DEVICE size_type only_match(Probe const& probe, size_type i) {
   (void)probe.for_each_match(i, keep_last{&r});
   return r;
 }
+// Inner and left joins keep a probe row with the build row it found (exec/select_verdict.hpp), so
+// the row is not looked up again to be written.
+struct probe_verdict {
+  size_type build_row = -1;
+  bool keep = false;
+  COLX_HOST_DEVICE explicit operator bool() const { return keep; }
+};
 template <join_kind How, class Probe>
 struct single_match_keep_fn {
   Probe probe;
-  COLX_HOST_DEVICE bool operator()(size_type i) const {
-    if (!probe.kept(i)) { return false; }
-    if constexpr (How == join_kind::left) {
-      return true;
-    } else if constexpr (How == join_kind::anti) {
-      return only_match(probe, i) < 0;
+  COLX_HOST_DEVICE auto operator()(size_type i) const {
+    if constexpr (How == join_kind::semi || How == join_kind::anti) {
+      if (!probe.kept(i)) { return false; }
+      return (only_match(probe, i) >= 0) == (How == join_kind::semi);
     } else {
-      return only_match(probe, i) >= 0;
+      if (!probe.kept(i)) { return probe_verdict{}; }
+      size_type const r = only_match(probe, i);
+      return probe_verdict{r, How == join_kind::left || r >= 0};
     }
   }
 };
-template <join_kind How, class Probe>
 struct single_match_load_fn {
-  Probe probe;
-  COLX_HOST_DEVICE probe_match operator()(size_type i) const {
-    if constexpr (How == join_kind::semi || How == join_kind::anti) {
-      return {i, -1};
-    } else {
-      return {i, only_match(probe, i)};  // a second probe of the same slots: cached
-    }
-  }
+  COLX_HOST_DEVICE probe_match operator()(size_type i) const { return {i, -1}; }  // semi and anti
+  COLX_HOST_DEVICE probe_match operator()(size_type i, probe_verdict v) const { return {i, v.build_row}; }
 };
 template <class Sink>
 struct single_match_store_fn {
@@ -336,7 +341,7 @@ bool single_pass_probe(Build const& built) {
 template <join_kind How, class Probe, class Sink>
 size_type probe_in_one_pass(memory_kind kind, stream_ref stream, size_type n, Probe const& probe, Sink const& sink) {
   return on_backend(kind, stream, [&](auto const& exec) {
-    return exec.select_rows(n, single_match_keep_fn<How, Probe>{probe}, single_match_load_fn<How, Probe>{probe},
+    return exec.select_rows(n, single_match_keep_fn<How, Probe>{probe}, single_match_load_fn{},
                             single_match_store_fn<Sink>{sink});
   });
 }

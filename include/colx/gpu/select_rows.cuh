@@ -6,8 +6,10 @@
 // ballot words, and once the tile's offset is known, writes its kept rows to consecutive output
 // positions, again 32 rows at a time. Columns other than the predicate's are read only where a
 // row is kept, and no index column exists. Kept rows are loaded into registers a few groups at
-// a time before any is stored, so their loads overlap.
+// a time before any is stored, so their loads overlap. A keep that returns a verdict (a join's
+// build row) keeps it in registers for load(i, verdict) (exec/select_verdict.hpp).
 #include <colx/core/config.hpp>
+#include <colx/exec/select_verdict.hpp>
 #include <colx/gpu/cuda_try.cuh>
 
 #include <cub/agent/single_pass_scan_operators.cuh>
@@ -41,13 +43,22 @@ __global__ void __launch_bounds__(select_block)
   unsigned const lane = threadIdx.x % 32;
   size_type const first = tile * select_tile + static_cast<size_type>(warp) * 32 * select_items;
 
-  // Verdicts, as ballot words identical in every lane.
+  // Verdicts, as ballot words identical in every lane, and what each lane's verdicts carry.
+  using verdict = colx::detail::verdict_t<Keep>;
+  struct nothing {};
+  std::conditional_t<colx::detail::carries_verdict_v<Keep>, verdict, nothing> held[select_items];
   unsigned kept[select_items];
   int count = 0;
 #pragma unroll
   for (int j = 0; j < select_items; ++j) {
     size_type const i = first + j * 32 + lane;
-    kept[j] = __ballot_sync(0xFFFFFFFFu, i < n && keep(i));
+    bool keeps = false;
+    if (i < n) {
+      verdict const v = keep(i);
+      keeps = static_cast<bool>(v);
+      if constexpr (colx::detail::carries_verdict_v<Keep>) { held[j] = v; }
+    }
+    kept[j] = __ballot_sync(0xFFFFFFFFu, keeps);
     count += __popc(kept[j]);
   }
   if (lane == 0) { warp_offset[warp] = count; }
@@ -85,10 +96,16 @@ __global__ void __launch_bounds__(select_block)
   unsigned const below = (1u << lane) - 1u;
 #pragma unroll
   for (int g = 0; g < select_items; g += group) {
-    decltype(load(size_type{})) items[group];
+    decltype(colx::detail::load_kept(load, size_type{}, verdict{})) items[group];
 #pragma unroll
     for (int j = 0; j < group; ++j) {
-      if ((kept[g + j] >> lane) & 1u) { items[j] = load(first + (g + j) * 32 + lane); }
+      if ((kept[g + j] >> lane) & 1u) {
+        if constexpr (colx::detail::carries_verdict_v<Keep>) {
+          items[j] = load(first + (g + j) * 32 + lane, held[g + j]);
+        } else {
+          items[j] = load(first + (g + j) * 32 + lane);
+        }
+      }
     }
 #pragma unroll
     for (int j = 0; j < group; ++j) {
