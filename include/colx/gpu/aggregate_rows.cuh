@@ -20,6 +20,7 @@ struct flush_to_block {
   size_type* rows;            // a row of each shared slot's group (a packed key's rep row)
   typename Fn::cells* cells;  // the shared slots' cells
   unsigned mask;              // shared slots - 1; 0 without a shared table
+  int shift;                  // 64 - log2(shared slots)
   COLX_DEVICE void operator()(std::uint64_t id, size_type row, typename Fn::cells const& c) const {
     typename Fn::cells* const dst = target(id, row);
     if (dst != nullptr) { fn->merge(dst, c); }  // one merge site: the cells' merge code is most of the kernel
@@ -29,17 +30,22 @@ struct flush_to_block {
   // table is full (the pass is then rerun).
   COLX_DEVICE typename Fn::cells* target(std::uint64_t id, size_type row) const {
     if (mask != 0 && id != colx::detail::no_group_id) {
-      unsigned s = static_cast<unsigned>(colx::detail::mix64(id)) & mask;
-      for (unsigned probe = 0; probe <= mask && probe < 16; ++probe, s = (s + 1) & mask) {
+      // Multiplicative hashing, the product's top bits: one multiplication where mix64 takes two
+      // and a dozen shifts and xors, on a path every row of the few-groups pass takes.
+      unsigned s = static_cast<unsigned>((id * 0x9e3779b97f4a7c15ull) >> shift);
+      // A warp waits for its longest probe, so the common case (found) is tested first; a table
+      // has at least 64 slots, so 16 probes never wrap onto themselves.
+      for (int probe = 0; probe < 16; ++probe, s = (s + 1) & mask) {
         std::uint64_t held = ids[s];
+        if (held == id) { return cells + s; }
         if (held == colx::detail::no_group_id) {
           held = colx::detail::atomic_cas(ids + s, colx::detail::no_group_id, id);
           if (held == colx::detail::no_group_id) {
             rows[s] = row;  // read after the block's barrier
             return cells + s;
           }
+          if (held == id) { return cells + s; }
         }
-        if (held == id) { return cells + s; }
       }
     }
     size_type const slot = fn->slot_of(id, row);
@@ -101,11 +107,13 @@ __global__ void __launch_bounds__(Block, aggregate_min_blocks_v<Fn, CacheSize>)
   size_type const first = static_cast<size_type>(blockIdx.x) * Block + threadIdx.x;
   // One row loop for both paths (the test is uniform across the grid): half the code to compile.
   unsigned const mask = shared_slots > 0 ? static_cast<unsigned>(shared_slots - 1) : 0;
-  flush_to_block<Fn> const flush{&fn, ids, rows, block_cells, mask};
+  flush_to_block<Fn> const flush{&fn, ids, rows, block_cells, mask, 64 - __popc(mask)};
   constexpr int unroll = colx::detail::aggregate_unroll_v<Fn>;
   if constexpr (cells_in_shared_v<Fn, CacheSize>) {
     shared_cells<cells, Block> cache{block_cells + shared_slots};
     colx::detail::aggregate_cached<CacheSize, unroll>(fn, first, n, step, cache, flush);
+  } else if constexpr (CacheSize == 1) {
+    colx::detail::aggregate_direct<unroll>(fn, first, n, step, flush);
   } else {
     colx::detail::register_cells<cells, CacheSize> cache;
     colx::detail::aggregate_cached<CacheSize, unroll>(fn, first, n, step, cache, flush);
