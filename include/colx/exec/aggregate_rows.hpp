@@ -3,7 +3,9 @@
 // The row loop of a hash aggregation, shared by both backends. A thread keeps the cells of the
 // last CacheSize groups it saw privately (register_cells, or on the GPU a slice of shared memory
 // for wide cells) and hands a group's cells to `flush` only to make room, and at the end: with few
-// groups a thread flushes a handful of times in all, whatever the number of rows.
+// groups a thread flushes a handful of times in all, whatever the number of rows. Where a cache
+// would miss on nearly every row (more than a handful of groups), rows go to `flush` directly
+// (aggregate_direct).
 //
 // Rows are read Unroll at a time: every load of Unroll rows (filter, keys, aggregated values) is
 // issued before any of them is added, so that a thread keeps several rows' loads in flight; with

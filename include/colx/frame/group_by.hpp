@@ -7,12 +7,13 @@
 // group's keys packed into one word when they fit 64 bits, else the row number of the group's
 // first-inserted row (keys are then compared by evaluating the key expressions at that row, so
 // any key type works, strings included), and the group's cells (shared between aggregations where
-// they keep the same thing: see cell_sharing). With few groups each thread keeps the cells of the
-// last few groups it saw privately (registers, or shared memory when wide) and merges them into
-// its block's shared-memory table only to make room: a thread touches the tables a handful of
-// times in all (the few-groups path). With many groups nearly every row goes to the global table
-// (the many-groups path); on the GPU, a table of packed keys larger than L2 is filled partition
-// by partition (gpu/aggregate_rows.cuh). The table's size comes from the number of groups
+// they keep the same thing: see cell_sharing). With a handful of groups each thread keeps the
+// cells of the last few groups it saw privately (registers, or shared memory when wide) and
+// merges them into its block's shared-memory table only to make room: a thread touches the tables
+// a handful of times in all. With up to a few thousand groups (the few-groups path) each GPU row
+// goes straight to its block's shared-memory table, merged once per block into the global one.
+// With many groups each row goes to the global table (the many-groups path); on the GPU, a table
+// of packed keys larger than L2 is filled partition by partition (gpu/aggregate_rows.cuh). The table's size comes from the number of groups
 // estimated on a sample of the rows; an estimate that proves too small is detected and the pass
 // rerun. nunique keeps, beside the table, a set of (group, value) pairs: a
 // row counts for its group where its pair is new to the set.
