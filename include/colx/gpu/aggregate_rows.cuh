@@ -90,6 +90,13 @@ constexpr std::size_t aggregate_shared_bytes(int shared_slots) {
 template <class Fn, int CacheSize>
 inline constexpr int aggregate_min_blocks_v = cells_in_shared_v<Fn, CacheSize> ? 4 : 1;
 
+// Rows loaded ahead: with private cells in shared memory the kernel has 64 registers, and two
+// wide rows in flight (TPC-H Q1's, 80 bytes) spill to local memory; one at a time, Q1 took
+// 1.87 ms instead of 2.08 on the H100 (same machine, five runs each).
+template <class Fn, int CacheSize>
+inline constexpr int aggregate_kernel_unroll_v =
+    cells_in_shared_v<Fn, CacheSize> && sizeof(typename Fn::loaded) > 32 ? 1 : colx::detail::aggregate_unroll_v<Fn>;
+
 template <int Block, int CacheSize, class Fn>
 __global__ void __launch_bounds__(Block, aggregate_min_blocks_v<Fn, CacheSize>)
     aggregate_rows_kernel(size_type n, Fn fn, int shared_slots) {
@@ -108,7 +115,7 @@ __global__ void __launch_bounds__(Block, aggregate_min_blocks_v<Fn, CacheSize>)
   // One row loop for both paths (the test is uniform across the grid): half the code to compile.
   unsigned const mask = shared_slots > 0 ? static_cast<unsigned>(shared_slots - 1) : 0;
   flush_to_block<Fn> const flush{&fn, ids, rows, block_cells, mask, 64 - __popc(mask)};
-  constexpr int unroll = colx::detail::aggregate_unroll_v<Fn>;
+  constexpr int unroll = aggregate_kernel_unroll_v<Fn, CacheSize>;
   if constexpr (cells_in_shared_v<Fn, CacheSize>) {
     shared_cells<cells, Block> cache{block_cells + shared_slots};
     colx::detail::aggregate_cached<CacheSize, unroll>(fn, first, n, step, cache, flush);
