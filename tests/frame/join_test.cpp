@@ -302,40 +302,57 @@ TEST_CASE("join: a build side with unique keys takes the one-pass probe", "[fram
   }
 }
 
+// Two sides joined on two key columns named differently: (a, s) on the left, (x, y) on the right.
+using L2 = colx::schema<colx::field<"a", std::int32_t>, colx::field<"s", colx::string_view>, colx::field<"p", std::int32_t, colx::not_null>>;
+using R2 = colx::schema<colx::field<"x", std::int32_t>, colx::field<"y", colx::string_view>, colx::field<"q", double, colx::not_null>>;
+struct two_key_sides {
+  optionals<std::int32_t> a, x;
+  optionals<std::string> s, y;
+  std::vector<std::int32_t> p;
+  std::vector<double> q;
+  [[nodiscard]] colx::frame<L2> left() const {
+    auto const mr = backend_resource();
+    return colx::frame<L2>(colx::make_column<std::int32_t>(a, {}, mr), colx::make_strings_column(s, colx::type_id::int32, {}, mr),
+                           colx::make_column<std::int32_t>(p, {}, mr));
+  }
+  [[nodiscard]] colx::frame<R2> right() const {
+    auto const mr = backend_resource();
+    return colx::frame<R2>(colx::make_column<std::int32_t>(x, {}, mr), colx::make_strings_column(y, colx::type_id::int32, {}, mr),
+                           colx::make_column<double>(q, {}, mr));
+  }
+  [[nodiscard]] auto left_row(std::size_t i) const { return std::tuple(a[i], s[i], std::optional<std::int32_t>(p[i])); }
+  [[nodiscard]] auto right_row(std::size_t j) const { return std::tuple(x[j], y[j], std::optional<double>(q[j])); }
+  [[nodiscard]] bool match(std::size_t i, std::size_t j, bool nulls_equal) const {
+    return keys_match(a[i], x[j], nulls_equal) && keys_match(s[i], y[j], nulls_equal);
+  }
+};
+
 TEST_CASE("join: two key columns named differently on each side", "[frame]") {
-  using L2 = colx::schema<colx::field<"a", std::int32_t>, colx::field<"s", colx::string_view>, colx::field<"p", std::int32_t, colx::not_null>>;
-  using R2 = colx::schema<colx::field<"x", std::int32_t>, colx::field<"y", colx::string_view>, colx::field<"q", double, colx::not_null>>;
   for (std::size_t const n : {std::size_t{0}, std::size_t{1}, std::size_t{60}, std::size_t{1000}}) {
     CAPTURE(n);
     std::mt19937_64 gen(n + 5);
     char const* words[] = {"x", "y", "h\xc3\xa9llo"};
     auto const random_int = [&] { return gen() % 8 == 0 ? std::nullopt : std::optional<std::int32_t>(static_cast<std::int32_t>(gen() % 16)); };
     auto const random_word = [&] { return gen() % 8 == 0 ? std::nullopt : std::optional<std::string>(words[gen() % 3]); };
-    optionals<std::int32_t> a, x;
-    optionals<std::string> s, y;
-    std::vector<std::int32_t> p;
-    std::vector<double> q;
+    two_key_sides t;
     std::size_t const nr = n / 2 + 3;
     for (std::size_t i = 0; i < n; ++i) {
-      a.push_back(random_int());
-      s.push_back(random_word());
-      p.push_back(static_cast<std::int32_t>(i));
+      t.a.push_back(random_int());
+      t.s.push_back(random_word());
+      t.p.push_back(static_cast<std::int32_t>(i));
     }
     for (std::size_t j = 0; j < nr; ++j) {
-      x.push_back(random_int());
-      y.push_back(random_word());
-      q.push_back(static_cast<double>(j) + 0.5);
+      t.x.push_back(random_int());
+      t.y.push_back(random_word());
+      t.q.push_back(static_cast<double>(j) + 0.5);
     }
-    auto const mr = backend_resource();
-    colx::frame<L2> const lf(colx::make_column<std::int32_t>(a, {}, mr), colx::make_strings_column(s, colx::type_id::int32, {}, mr),
-                             colx::make_column<std::int32_t>(p, {}, mr));
-    colx::frame<R2> const rf(colx::make_column<std::int32_t>(x, {}, mr), colx::make_strings_column(y, colx::type_id::int32, {}, mr),
-                             colx::make_column<double>(q, {}, mr));
-    auto const left_row = [&](std::size_t i) { return std::tuple(a[i], s[i], std::optional<std::int32_t>(p[i])); };
-    auto const right_row = [&](std::size_t j) { return std::tuple(x[j], y[j], std::optional<double>(q[j])); };
+    auto const lf = t.left();
+    auto const rf = t.right();
+    auto const left_row = [&](std::size_t i) { return t.left_row(i); };
+    auto const right_row = [&](std::size_t j) { return t.right_row(j); };
     for (bool const nulls_equal : {false, true}) {
       CAPTURE(nulls_equal);
-      auto const match = [&](std::size_t i, std::size_t j) { return keys_match(a[i], x[j], nulls_equal) && keys_match(s[i], y[j], nulls_equal); };
+      auto const match = [&](std::size_t i, std::size_t j) { return t.match(i, j, nulls_equal); };
       auto const all = [](std::size_t) { return true; };
       colx::join_options const o{.nulls_equal = nulls_equal};
 
@@ -360,59 +377,49 @@ TEST_CASE("join: two key columns named differently on each side", "[frame]") {
 // Keys that do not pack: duplicates are noticed while inserting by comparing the keys of the row
 // holding a slot, and unique keys send inner and left joins through the one-pass probe.
 TEST_CASE("join: unique build keys that do not pack (an int and a string)", "[frame]") {
-  using L2 = colx::schema<colx::field<"a", std::int32_t>, colx::field<"s", colx::string_view>, colx::field<"p", std::int32_t, colx::not_null>>;
-  using R2 = colx::schema<colx::field<"x", std::int32_t>, colx::field<"y", colx::string_view>, colx::field<"q", double, colx::not_null>>;
   enum class build_keys { unique, repeated, two_null_keys };
   for (std::size_t const nr : {std::size_t{3}, std::size_t{5}, std::size_t{1000}, std::size_t{4099}}) {
     for (build_keys const variant : {build_keys::unique, build_keys::repeated, build_keys::two_null_keys}) {
       CAPTURE(nr, static_cast<int>(variant));
-      optionals<std::int32_t> x;
-      optionals<std::string> y;
-      std::vector<double> q;
+      two_key_sides t;
       for (std::size_t j = 0; j < nr; ++j) {
-        x.emplace_back(static_cast<std::int32_t>(j / 3));
-        y.emplace_back("w" + std::to_string(j % 3));
-        q.push_back(static_cast<double>(j) + 0.25);
+        t.x.emplace_back(static_cast<std::int32_t>(j / 3));
+        t.y.emplace_back("w" + std::to_string(j % 3));
+        t.q.push_back(static_cast<double>(j) + 0.25);
       }
-      x[nr / 2] = std::nullopt;  // a null key: matches only with nulls_equal
+      t.x[nr / 2] = std::nullopt;  // a null key: matches only with nulls_equal
       if (variant == build_keys::repeated) {
-        x[nr - 1] = x[0];
-        y[nr - 1] = y[0];
+        t.x[nr - 1] = t.x[0];
+        t.y[nr - 1] = t.y[0];
       }
       if (variant == build_keys::two_null_keys) {
-        x[nr - 1] = std::nullopt;
-        y[nr - 1] = y[nr / 2];
+        t.x[nr - 1] = std::nullopt;
+        t.y[nr - 1] = t.y[nr / 2];
       }
       std::mt19937_64 gen(nr);
-      optionals<std::int32_t> a;
-      optionals<std::string> s;
-      std::vector<std::int32_t> p;
-      for (std::size_t i = 0; i < 3001; ++i) {
-        a.push_back(gen() % 20 == 0 ? std::nullopt : std::optional<std::int32_t>(static_cast<std::int32_t>(gen() % (nr / 3 + 2))));
-        s.push_back(gen() % 20 == 0 ? std::nullopt : std::optional<std::string>("w" + std::to_string(gen() % 4)));
-        p.push_back(static_cast<std::int32_t>(i));
+      std::size_t const nl = 3001;
+      for (std::size_t i = 0; i < nl; ++i) {
+        t.a.push_back(gen() % 20 == 0 ? std::nullopt : std::optional<std::int32_t>(static_cast<std::int32_t>(gen() % (nr / 3 + 2))));
+        t.s.push_back(gen() % 20 == 0 ? std::nullopt : std::optional<std::string>("w" + std::to_string(gen() % 4)));
+        t.p.push_back(static_cast<std::int32_t>(i));
       }
-      auto const mr = backend_resource();
-      colx::frame<L2> const lf(colx::make_column<std::int32_t>(a, {}, mr), colx::make_strings_column(s, colx::type_id::int32, {}, mr),
-                               colx::make_column<std::int32_t>(p, {}, mr));
-      colx::frame<R2> const rf(colx::make_column<std::int32_t>(x, {}, mr), colx::make_strings_column(y, colx::type_id::int32, {}, mr),
-                               colx::make_column<double>(q, {}, mr));
-      auto const left_row = [&](std::size_t i) { return std::tuple(a[i], s[i], std::optional<std::int32_t>(p[i])); };
-      auto const right_row = [&](std::size_t j) { return std::tuple(x[j], y[j], std::optional<double>(q[j])); };
+      auto const lf = t.left();
+      auto const rf = t.right();
+      auto const left_row = [&](std::size_t i) { return t.left_row(i); };
+      auto const right_row = [&](std::size_t j) { return t.right_row(j); };
       for (bool const nulls_equal : {false, true}) {
         CAPTURE(nulls_equal);
-        colx::join_options const o{.nulls_equal = nulls_equal};
-        auto const built = colx::build(rf, colx::on("x"_c, "y"_c), o);
+        auto const built = colx::build(rf, colx::on("x"_c, "y"_c), colx::join_options{.nulls_equal = nulls_equal});
         bool const unique = variant == build_keys::unique || (variant == build_keys::two_null_keys && !nulls_equal);
         CHECK(built.unique_keys() == unique);
-        auto const match = [&](std::size_t i, std::size_t j) { return keys_match(a[i], x[j], nulls_equal) && keys_match(s[i], y[j], nulls_equal); };
+        auto const match = [&](std::size_t i, std::size_t j) { return t.match(i, j, nulls_equal); };
         auto const all = [](std::size_t) { return true; };
         auto const inner = lf | colx::join(built, colx::on("a"_c, "s"_c), colx::on("x"_c, "y"_c));
-        CHECK(sorted_rows_of(inner) == rows_from_pairs(reference_pairs(join_kind::inner, 3001, nr, all, match), left_row, right_row));
+        CHECK(sorted_rows_of(inner) == rows_from_pairs(reference_pairs(join_kind::inner, nl, nr, all, match), left_row, right_row));
         auto const left = lf | colx::join<join_kind::left>(built, colx::on("a"_c, "s"_c), colx::on("x"_c, "y"_c));
-        CHECK(sorted_rows_of(left) == rows_from_pairs(reference_pairs(join_kind::left, 3001, nr, all, match), left_row, right_row));
+        CHECK(sorted_rows_of(left) == rows_from_pairs(reference_pairs(join_kind::left, nl, nr, all, match), left_row, right_row));
         CHECK(sorted_pairs_of(colx::join_rows(lf, built, colx::on("a"_c, "s"_c), colx::on("x"_c, "y"_c))) ==
-              reference_pairs(join_kind::inner, 3001, nr, all, match));
+              reference_pairs(join_kind::inner, nl, nr, all, match));
       }
     }
   }
