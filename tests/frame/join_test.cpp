@@ -322,6 +322,10 @@ struct two_key_sides {
   }
   [[nodiscard]] auto left_row(std::size_t i) const { return std::tuple(a[i], s[i], std::optional<std::int32_t>(p[i])); }
   [[nodiscard]] auto right_row(std::size_t j) const { return std::tuple(x[j], y[j], std::optional<double>(q[j])); }
+  // The output rows of (left row, right row) pairs, sorted.
+  [[nodiscard]] auto rows_of(std::vector<std::pair<size_type, size_type>> const& pairs) const {
+    return rows_from_pairs(pairs, [this](std::size_t i) { return left_row(i); }, [this](std::size_t j) { return right_row(j); });
+  }
   [[nodiscard]] bool match(std::size_t i, std::size_t j, bool nulls_equal) const {
     return keys_match(a[i], x[j], nulls_equal) && keys_match(s[i], y[j], nulls_equal);
   }
@@ -348,8 +352,6 @@ TEST_CASE("join: two key columns named differently on each side", "[frame]") {
     }
     auto const lf = t.left();
     auto const rf = t.right();
-    auto const left_row = [&](std::size_t i) { return t.left_row(i); };
-    auto const right_row = [&](std::size_t j) { return t.right_row(j); };
     for (bool const nulls_equal : {false, true}) {
       CAPTURE(nulls_equal);
       auto const match = [&](std::size_t i, std::size_t j) { return t.match(i, j, nulls_equal); };
@@ -361,7 +363,7 @@ TEST_CASE("join: two key columns named differently on each side", "[frame]") {
                                     colx::schema<colx::field<"a", std::int32_t>, colx::field<"s", colx::string_view>,
                                                  colx::field<"p", std::int32_t, colx::not_null>, colx::field<"x", std::int32_t>,
                                                  colx::field<"y", colx::string_view>, colx::field<"q", double, colx::not_null>>>);
-      CHECK(sorted_rows_of(inner) == rows_from_pairs(reference_pairs(join_kind::inner, n, nr, all, match), left_row, right_row));
+      CHECK(sorted_rows_of(inner) == t.rows_of(reference_pairs(join_kind::inner, n, nr, all, match)));
 
       // Full: no key is named alike on both sides, so nothing is renamed.
       auto const full = lf | colx::join<join_kind::full>(rf, colx::on("a"_c, "s"_c), colx::on("x"_c, "y"_c), o);
@@ -369,7 +371,7 @@ TEST_CASE("join: two key columns named differently on each side", "[frame]") {
                                     colx::schema<colx::field<"a", std::int32_t>, colx::field<"s", colx::string_view>,
                                                  colx::field<"p", std::int32_t>, colx::field<"x", std::int32_t>,
                                                  colx::field<"y", colx::string_view>, colx::field<"q", double>>>);
-      CHECK(sorted_rows_of(full) == rows_from_pairs(reference_pairs(join_kind::full, n, nr, all, match), left_row, right_row));
+      CHECK(sorted_rows_of(full) == t.rows_of(reference_pairs(join_kind::full, n, nr, all, match)));
     }
   }
 }
@@ -405,8 +407,6 @@ TEST_CASE("join: unique build keys that do not pack (an int and a string)", "[fr
       }
       auto const lf = t.left();
       auto const rf = t.right();
-      auto const left_row = [&](std::size_t i) { return t.left_row(i); };
-      auto const right_row = [&](std::size_t j) { return t.right_row(j); };
       for (bool const nulls_equal : {false, true}) {
         CAPTURE(nulls_equal);
         auto const built = colx::build(rf, colx::on("x"_c, "y"_c), colx::join_options{.nulls_equal = nulls_equal});
@@ -415,9 +415,9 @@ TEST_CASE("join: unique build keys that do not pack (an int and a string)", "[fr
         auto const match = [&](std::size_t i, std::size_t j) { return t.match(i, j, nulls_equal); };
         auto const all = [](std::size_t) { return true; };
         auto const inner = lf | colx::join(built, colx::on("a"_c, "s"_c), colx::on("x"_c, "y"_c));
-        CHECK(sorted_rows_of(inner) == rows_from_pairs(reference_pairs(join_kind::inner, nl, nr, all, match), left_row, right_row));
+        CHECK(sorted_rows_of(inner) == t.rows_of(reference_pairs(join_kind::inner, nl, nr, all, match)));
         auto const left = lf | colx::join<join_kind::left>(built, colx::on("a"_c, "s"_c), colx::on("x"_c, "y"_c));
-        CHECK(sorted_rows_of(left) == rows_from_pairs(reference_pairs(join_kind::left, nl, nr, all, match), left_row, right_row));
+        CHECK(sorted_rows_of(left) == t.rows_of(reference_pairs(join_kind::left, nl, nr, all, match)));
         CHECK(sorted_pairs_of(colx::join_rows(lf, built, colx::on("a"_c, "s"_c), colx::on("x"_c, "y"_c))) ==
               reference_pairs(join_kind::inner, nl, nr, all, match));
       }

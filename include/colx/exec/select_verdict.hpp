@@ -14,9 +14,6 @@ namespace colx::detail {
 template <class Keep>
 using verdict_t = std::remove_cvref_t<decltype(std::declval<Keep const&>()(size_type{}))>;
 
-template <class Keep>
-inline constexpr bool carries_verdict_v = !std::is_same_v<verdict_t<Keep>, bool>;
-
 template <class Load, class Verdict>
 COLX_HOST_DEVICE auto load_kept(Load const& load, size_type i, Verdict const& v) {
   if constexpr (std::is_same_v<Verdict, bool>) {

@@ -13,10 +13,10 @@
 // a handful of times in all. With up to a few thousand groups (the few-groups path) each GPU row
 // goes straight to its block's shared-memory table, merged once per block into the global one.
 // With many groups each row goes to the global table (the many-groups path); on the GPU, a table
-// of packed keys larger than L2 is filled partition by partition (gpu/aggregate_rows.cuh). The table's size comes from the number of groups
-// estimated on a sample of the rows; an estimate that proves too small is detected and the pass
-// rerun. nunique keeps, beside the table, a set of (group, value) pairs: a
-// row counts for its group where its pair is new to the set.
+// of packed keys larger than L2 is filled partition by partition (gpu/aggregate_rows.cuh). The
+// table's size comes from the number of groups estimated on a sample of the rows; an estimate
+// that proves too small is detected and the pass rerun. nunique keeps, beside the table, a set of
+// (group, value) pairs: a row counts for its group where its pair is new to the set.
 #include <colx/exec/aggregate_rows.hpp>
 #include <colx/exec/group_cells.hpp>
 #include <colx/exec/packed_keys.hpp>
@@ -771,14 +771,15 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
   if constexpr (fn_t::pair_sets > 0) { fn.pair.counts = counters.data() + (most_shards + 2) * stride; }
   // One counter for small tables, whose share per counter would be too small to judge fullness
   // by; many for large ones (a counter's share then strays a few percent at most).
+  auto const shards_for = [](size_type slots) { return slots >= (size_type{1} << 16) ? most_shards : std::uint64_t{1}; };
   auto const set_capacity = [&](fn_t& t, size_type slots, size_type most_groups) {
     t.slot_mask = static_cast<std::uint64_t>(slots - 1);
-    t.group_shards = slots >= (size_type{1} << 16) ? most_shards : 1;
+    t.group_shards = shards_for(slots);
     t.max_groups = most_groups / static_cast<size_type>(t.group_shards);
   };
   auto const set_pair_capacity = [&](auto& pair, size_type slots) {
     pair.mask = static_cast<std::uint64_t>(slots - 1);
-    pair.shards = slots >= (size_type{1} << 16) ? most_shards : 1;
+    pair.shards = shards_for(slots);
     pair.most = (slots - slots / 4) / static_cast<size_type>(pair.shards);
   };
 

@@ -44,6 +44,8 @@ template <class... Cols>
 namespace detail {
 
 inline constexpr std::uint64_t empty_entry = ~std::uint64_t{0};
+// Keys that do not pack: an entry is the top 32 bits of the keys' hash (the tag), then the row.
+inline constexpr std::uint64_t tag_bits = 0xffffffff00000000ull;
 
 template <class Schema, class... Cols>
 using bound_keys_t = tuple<decltype(expr::bind<Schema>(Cols{}))...>;
@@ -116,11 +118,7 @@ struct build_entries_fn {
   unsigned* duplicates;
   COLX_HOST_DEVICE void operator()(size_type r) const {
     if (!nulls_equal && !keys.all_valid(r)) { return; }  // can never match
-    bool seen = false;
-    auto const note_duplicate = [&] {
-      if (!seen) { atomic_or(duplicates, 1u); }
-      seen = true;
-    };
+    bool seen = false;  // a duplicate of row r's keys: flagged once, then not looked for
     if constexpr (Keys::packed) {
       std::uint64_t const w = keys.pack(r);
       for (std::uint64_t p = mix64(w) & mask;; p = (p + 1) & mask) {
@@ -129,17 +127,21 @@ struct build_entries_fn {
           slots[2 * p] = w;  // read only by probes, after this pass
           return;
         }
-        if (keys.pack(static_cast<size_type>(held)) == w) { note_duplicate(); }
+        if (!seen && keys.pack(static_cast<size_type>(held)) == w) {
+          seen = true;
+          atomic_or(duplicates, 1u);
+        }
       }
     } else {
       std::uint64_t const h = keys.hash(r);
-      std::uint64_t const tag = h & 0xffffffff00000000ull;
+      std::uint64_t const tag = h & tag_bits;
       std::uint64_t const entry = tag | static_cast<std::uint64_t>(r);
       for (std::uint64_t p = h & mask;; p = (p + 1) & mask) {
         std::uint64_t const held = atomic_cas(slots + p, empty_entry, entry);
         if (held == empty_entry) { return; }
-        if ((held & 0xffffffff00000000ull) == tag && keys.equal(r, keys, static_cast<size_type>(held & 0xffffffffull))) {
-          note_duplicate();
+        if (!seen && (held & tag_bits) == tag && keys.equal(r, keys, static_cast<size_type>(held & ~tag_bits))) {
+          seen = true;
+          atomic_or(duplicates, 1u);
         }
       }
     }
@@ -250,12 +252,12 @@ struct probe_fn {
       }
     } else {
       std::uint64_t const h = keys.hash(i);
-      std::uint64_t const tag = h & 0xffffffff00000000ull;
+      std::uint64_t const tag = h & tag_bits;
       for (std::uint64_t p = h & mask;; p = (p + 1) & mask) {
         std::uint64_t const e = slots[p];
         if (e == empty_entry) { break; }
-        if ((e & 0xffffffff00000000ull) == tag) {
-          auto const r = static_cast<size_type>(e & 0xffffffffull);
+        if ((e & tag_bits) == tag) {
+          auto const r = static_cast<size_type>(e & ~tag_bits);
           if (keys.equal(i, build, r)) { visit(r, matches++); }
         }
       }

@@ -45,20 +45,14 @@ __global__ void __launch_bounds__(select_block)
 
   // Verdicts, as ballot words identical in every lane, and what each lane's verdicts carry.
   using verdict = colx::detail::verdict_t<Keep>;
-  struct nothing {};
-  std::conditional_t<colx::detail::carries_verdict_v<Keep>, verdict, nothing> held[select_items];
+  verdict held[select_items];  // plain bools are dead once balloted
   unsigned kept[select_items];
   int count = 0;
 #pragma unroll
   for (int j = 0; j < select_items; ++j) {
     size_type const i = first + j * 32 + lane;
-    bool keeps = false;
-    if (i < n) {
-      verdict const v = keep(i);
-      keeps = static_cast<bool>(v);
-      if constexpr (colx::detail::carries_verdict_v<Keep>) { held[j] = v; }
-    }
-    kept[j] = __ballot_sync(0xFFFFFFFFu, keeps);
+    held[j] = i < n ? keep(i) : verdict{};
+    kept[j] = __ballot_sync(0xFFFFFFFFu, static_cast<bool>(held[j]));
     count += __popc(kept[j]);
   }
   if (lane == 0) { warp_offset[warp] = count; }
@@ -99,13 +93,7 @@ __global__ void __launch_bounds__(select_block)
     decltype(colx::detail::load_kept(load, size_type{}, verdict{})) items[group];
 #pragma unroll
     for (int j = 0; j < group; ++j) {
-      if ((kept[g + j] >> lane) & 1u) {
-        if constexpr (colx::detail::carries_verdict_v<Keep>) {
-          items[j] = load(first + (g + j) * 32 + lane, held[g + j]);
-        } else {
-          items[j] = load(first + (g + j) * 32 + lane);
-        }
-      }
+      if ((kept[g + j] >> lane) & 1u) { items[j] = colx::detail::load_kept(load, first + (g + j) * 32 + lane, held[g + j]); }
     }
 #pragma unroll
     for (int j = 0; j < group; ++j) {

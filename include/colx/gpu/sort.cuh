@@ -4,6 +4,7 @@
 // merge sort with a comparator for the rest (strings, keys wider than 64 bits). Temporary storage
 // comes from the current device resource, on the caller's stream.
 #include <colx/core/error.hpp>
+#include <colx/exec/atomics.hpp>
 #include <colx/gpu/cuda_try.cuh>
 #include <colx/memory/current_resource.hpp>
 #include <colx/memory/stream.hpp>
@@ -77,7 +78,7 @@ __global__ void rank_by_pairs_kernel(V const* values, size_type n, Less less, si
   if (i == j) { return; }
   V const a = values[i];
   V const b = values[j];
-  if (less(b, a) || (j < i && !less(a, b))) { atomicAdd(reinterpret_cast<unsigned long long*>(ranks + i), 1ull); }
+  if (less(b, a) || (j < i && !less(a, b))) { colx::detail::atomic_add(ranks + i, size_type{1}); }
 }
 template <class V>
 __global__ void place_by_rank_kernel(V const* values, size_type n, size_type const* ranks, V* out) {
