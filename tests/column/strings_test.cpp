@@ -327,3 +327,106 @@ TEST_CASE("strings: string_view", "[column][strings]") {
   CHECK(colx::string_view().empty());
   CHECK(colx::string_view().length() == 0);
 }
+
+TEST_CASE("strings: make_fixed_width_strings knows its strings' size", "[column][strings]") {
+  tracked_resource mr;
+  {
+    for (size_type const width : {0, 1, 3}) {
+      for (size_type const n : {0, 1, 7, 33, 1000}) {
+        CAPTURE(width, n);
+        // Row i's bytes are 'a' + (i + b) % 26 for b < width; every fifth row null.
+        std::string bytes;
+        strings want;
+        for (size_type i = 0; i < n; ++i) {
+          std::string s;
+          for (size_type b = 0; b < width; ++b) { s += static_cast<char>('a' + (i + b) % 26); }
+          bytes += s;
+          want.push_back(i % 5 == 4 ? std::nullopt : std::optional<std::string>(s));
+        }
+        auto [words, nulls] = colx::detail::host_bitmask(n, [&](size_type i) { return i % 5 != 4; });
+        CHECK(nulls == nulls_in(want));
+        colx::buffer mask(words.data(), colx::memory_kind::host, words.size() * sizeof(colx::bitmask_type), {}, mr.ref());
+        colx::buffer chars(bytes.data(), colx::memory_kind::host, bytes.size(), {}, mr.ref());
+        auto const c = colx::make_fixed_width_strings(n, width, std::move(chars), std::move(mask), nulls, {}, mr.ref());
+        CHECK(c.size() == n);
+        CHECK(c.null_count() == nulls);
+        CHECK(c.uniform_bytes() == width);
+        CHECK(c.view().uniform_bytes() == width);
+        CHECK(c.view().offset_type() == colx::type_id::int32);
+        CHECK(colx::to_strings(c.view()) == want);
+        // Offsets 0, width, 2 width, ...: an ordinary strings column to every other reader.
+        auto const offsets = colx::to_vector(c.untyped().children()[0].view().as<std::int32_t>());
+        std::size_t bad = 0;
+        for (size_type i = 0; i <= n; ++i) { bad += offsets[static_cast<std::size_t>(i)] == i * width ? 0 : 1; }
+        CHECK(bad == 0);
+        // Slices and copies stay fixed-width.
+        size_type const begin = n / 3;
+        size_type const end = n - n / 5;
+        auto const s = c.view().slice(begin, end);
+        CHECK(s.uniform_bytes() == width);
+        CHECK(colx::to_strings(s) == sub(want, begin, end));
+        auto const copied = colx::strings_column(colx::copy(colx::any_column_view(s), {}, mr.ref()));
+        CHECK(copied.uniform_bytes() == width);
+        CHECK(colx::to_strings(copied.view()) == sub(want, begin, end));
+        // A column whose offsets may be rewritten no longer claims it.
+        auto untyped = c.untyped();
+        CHECK(untyped.uniform_bytes() == width);
+        (void)untyped.mutable_children();
+        CHECK(untyped.uniform_bytes() == -1);
+      }
+    }
+    // Concatenating strings of one size keeps the size; of different sizes, or with ordinary
+    // strings, not.
+    auto const one = colx::make_fixed_width_strings(3, 1, colx::buffer("abc", colx::memory_kind::host, 3, {}, mr.ref()), {}, 0, {}, mr.ref());
+    auto const two = colx::make_fixed_width_strings(2, 2, colx::buffer("wxyz", colx::memory_kind::host, 4, {}, mr.ref()), {}, 0, {}, mr.ref());
+    auto const plain = colx::make_strings_column({"d", "e"}, colx::type_id::int32, {}, mr.ref());
+    std::vector<colx::any_column_view> const same{one.view(), one.view().slice(1, 3)};
+    auto const joined = colx::strings_column(colx::concatenate(same, {}, mr.ref()));
+    CHECK(joined.uniform_bytes() == 1);
+    CHECK(colx::to_strings(joined.view()) == strings{"a", "b", "c", "b", "c"});
+    std::vector<colx::any_column_view> const mixed_sizes{one.view(), two.view()};
+    CHECK(colx::strings_column(colx::concatenate(mixed_sizes, {}, mr.ref())).uniform_bytes() == -1);
+    std::vector<colx::any_column_view> const with_plain{one.view(), plain.view()};
+    auto const mixed_kinds = colx::strings_column(colx::concatenate(with_plain, {}, mr.ref()));
+    CHECK(mixed_kinds.uniform_bytes() == -1);
+    CHECK(colx::to_strings(mixed_kinds.view()) == strings{"a", "b", "c", "d", "e"});
+    CHECK(plain.uniform_bytes() == -1);
+
+    // Bad input.
+    CHECK_THROWS_WITH(colx::make_fixed_width_strings(4, 1, colx::buffer("abc", colx::memory_kind::host, 3, {}, mr.ref()), {}, 0, {},
+                                                     mr.ref()),
+                      Catch::Contains("chars of 3 bytes cannot hold 4 strings of 1 bytes"));
+    CHECK_THROWS_WITH(colx::make_fixed_width_strings(2, -1, colx::buffer(0, {}, mr.ref()), {}, 0, {}, mr.ref()),
+                      Catch::Contains("not negative (2 rows of -1 bytes)"));
+    auto ints = colx::make_column(std::vector<std::int32_t>{1, 2}, {}, mr.ref()).release();
+    CHECK_THROWS_WITH(ints.set_uniform_bytes(1, colx::detail::built_uniform_offsets{}), Catch::Contains("only a strings column"));
+  }
+  CHECK(mr.outstanding_bytes() == 0);
+  CHECK(mr.outstanding_allocations() == 0);
+}
+
+TEST_CASE("strings: a fixed-width column's input view finds rows without offsets", "[column][strings]") {
+  // On the host, where the test can call the view itself: a slice at an odd row.
+  auto const host = colx::get_current_resource(colx::memory_kind::host);
+  std::string const bytes = "AFNORFAFNONO";  // six 2-byte strings
+  auto const c = colx::make_fixed_width_strings(6, 2, colx::buffer(bytes.data(), colx::memory_kind::host, bytes.size(), {}, host), {},
+                                                0, {}, host);
+  auto const in = colx::input_view(c.view().slice(1, 5));
+  CHECK(in.width == 2);
+  std::vector<std::string> got;
+  for (size_type i = 0; i < 4; ++i) { got.emplace_back(in.value(i).data(), static_cast<std::size_t>(in.value(i).size_bytes())); }
+  CHECK(got == std::vector<std::string>{"NO", "RF", "AF", "NO"});
+  auto const plain = colx::make_strings_column({"AF", "NO", "RF"}, colx::type_id::int32, {}, host);
+  CHECK(colx::input_view(plain.view()).width == -1);
+}
+
+TEST_CASE("strings: a fixed-width column stays one across the bus", "[column][strings]") {
+  if (!colx::has_cuda) { return; }
+  auto const c = colx::make_fixed_width_strings(4, 1, colx::buffer("NORF", colx::memory_kind::host, 4, {}, backend_resource()), {}, 0,
+                                                {}, backend_resource());
+  auto const host = colx::copy(c, {}, colx::get_current_resource(colx::memory_kind::host));
+  CHECK(host.uniform_bytes() == 1);
+  auto const back = colx::copy(host.view().slice(1, 4), {}, backend_resource());
+  CHECK(back.uniform_bytes() == 1);
+  CHECK(colx::to_strings(back.view()) == strings{"O", "R", "F"});
+}

@@ -16,6 +16,7 @@
 #include <numeric>
 #include <optional>
 #include <random>
+#include <set>
 #include <span>
 #include <string>
 #include <vector>
@@ -293,4 +294,66 @@ TEST_CASE("gather: concat of frames with and without masks, empty ones included"
   auto const big2 = random_rows(17, 46);
   auto const big3 = random_rows(20001, 47);
   check_rows(colx::concat(make_frame(big1), make_frame(big2), make_frame(big3)), joined({&big1, &big2, &big3}));
+}
+
+namespace {
+using FW = colx::schema<colx::field<"f", colx::string_view>, colx::field<"v", std::int64_t, colx::not_null>>;
+}  // namespace
+
+TEST_CASE("gather: fixed-width strings stay fixed-width through take, sort_by, filter and group-by keys", "[frame]") {
+  // Written without a scan of their lengths (their offsets are known), nulls included; a missing
+  // row's bytes are zeros.
+  for (size_type const n : {0, 1, 7, 1000, 4099}) {
+    CAPTURE(n);
+    std::string bytes;
+    optionals<std::string> f;
+    std::vector<std::int64_t> v;
+    for (size_type i = 0; i < n; ++i) {
+      std::string const s{static_cast<char>('A' + (i * 7) % 5), static_cast<char>('a' + i % 3)};
+      bytes += s;
+      f.push_back(i % 6 == 5 ? std::nullopt : std::optional<std::string>(s));
+      v.push_back(n - i);
+    }
+    auto const mr = backend_resource();
+    auto [words, nulls] = colx::detail::host_bitmask(n, [&](size_type i) { return i % 6 != 5; });
+    colx::frame<FW> const t(
+        colx::make_fixed_width_strings(n, 2, colx::buffer(bytes.data(), colx::memory_kind::host, bytes.size(), {}, mr),
+                                       colx::buffer(words.data(), colx::memory_kind::host, words.size() * sizeof(colx::bitmask_type), {}, mr),
+                                       nulls, {}, mr),
+        colx::make_column<std::int64_t>(v, {}, mr));
+
+    // sort_by v ascending: rows in reverse.
+    auto const sorted = t | colx::sort_by("v"_c);
+    CHECK(sorted["f"_c].uniform_bytes() == 2);
+    optionals<std::string> reversed(f.rbegin(), f.rend());
+    CHECK(colx::to_strings(sorted["f"_c].view()) == reversed);
+
+    // take with repeats.
+    std::vector<std::int32_t> idx;
+    for (size_type i = 0; i < n; i += 3) { idx.push_back(static_cast<std::int32_t>(i)); idx.push_back(0); }
+    auto const taken = colx::take(t, colx::make_column(idx, {}, mr));
+    CHECK(taken["f"_c].uniform_bytes() == 2);
+    optionals<std::string> want_taken;
+    for (auto k : idx) { want_taken.push_back(f[static_cast<std::size_t>(k)]); }
+    CHECK(colx::to_strings(taken["f"_c].view()) == want_taken);
+
+    // filter + collect.
+    auto const kept = (t | colx::filter("v"_c % 2 == 0)).collect();
+    CHECK(kept["f"_c].uniform_bytes() == 2);
+    optionals<std::string> want_kept;
+    for (std::size_t i = 0; i < f.size(); ++i) {
+      if (v[i] % 2 == 0) { want_kept.push_back(f[i]); }
+    }
+    CHECK(colx::to_strings(kept["f"_c].view()) == want_kept);
+
+    // group-by keys, sorted: the distinct values, null last.
+    auto const g = t | colx::group_by(colx::group_by_options{.sorted = true}, "f"_c) | colx::aggregate(colx::count().as<"n">());
+    CHECK(g["f"_c].uniform_bytes() == 2);
+    std::set<std::string> distinct;
+    bool any_null = false;
+    for (auto const& s : f) { s ? (void)distinct.insert(*s) : (void)(any_null = true); }
+    optionals<std::string> want_keys(distinct.begin(), distinct.end());
+    if (any_null) { want_keys.emplace_back(); }
+    CHECK(colx::to_strings(g["f"_c].view()) == want_keys);
+  }
 }

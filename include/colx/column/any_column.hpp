@@ -5,7 +5,8 @@
 // The typed owners column<T> and strings_column wrap one of these, so moving between the typed
 // and untyped faces never copies. The buffers are shared_buffers: copying a column is a shallow
 // copy that shares memory, and the buffer rules (copy-on-write, spilling, exposure) apply to
-// every access through it.
+// every access through it. A strings column may know that its strings all have one size
+// (uniform_bytes: see make_fixed_width_strings).
 #include <colx/column/any_column_view.hpp>
 #include <colx/memory/shared_buffer.hpp>
 #include <colx/types/type_dispatch.hpp>
@@ -14,6 +15,13 @@
 #include <vector>
 
 namespace colx {
+namespace detail {
+// Says that the caller wrote a strings column's offsets itself, as 0, w, 2w, ...: only the code
+// that builds such offsets may claim uniform_bytes (a false claim would read the wrong bytes).
+struct built_uniform_offsets {
+  explicit built_uniform_offsets() = default;
+};
+}  // namespace detail
 
 class any_column {
  public:
@@ -56,12 +64,14 @@ class any_column {
   // A moved-from column is empty but keeps its type.
   any_column(any_column&& other) noexcept
       : _type(other._type), _size(std::exchange(other._size, 0)), _null_count(std::exchange(other._null_count, 0)),
-        _data(std::move(other._data)), _mask(std::move(other._mask)), _children(std::move(other._children)) {}
+        _uniform_bytes(std::exchange(other._uniform_bytes, -1)), _data(std::move(other._data)), _mask(std::move(other._mask)),
+        _children(std::move(other._children)) {}
   any_column& operator=(any_column&& other) noexcept {
     if (this != &other) {
       _type = other._type;
       _size = std::exchange(other._size, 0);
       _null_count = std::exchange(other._null_count, 0);
+      _uniform_bytes = std::exchange(other._uniform_bytes, -1);
       _data = std::move(other._data);
       _mask = std::move(other._mask);
       _children = std::move(other._children);
@@ -95,7 +105,21 @@ class any_column {
     (void)_mask.expose(stream, where);
     for (auto& c : _children) { c.expose(stream, where); }
   }
-  [[nodiscard]] std::vector<any_column>& mutable_children() noexcept { return _children; }
+  // Writable children: a strings column's offsets may change, so it no longer claims uniform_bytes.
+  [[nodiscard]] std::vector<any_column>& mutable_children() noexcept {
+    _uniform_bytes = -1;
+    return _children;
+  }
+  // See any_column_view::uniform_bytes.
+  [[nodiscard]] size_type uniform_bytes() const noexcept { return _uniform_bytes; }
+  // For the builder of a strings column whose offsets it wrote as 0, width, 2 width, ...: checks
+  // what it can without reading the offsets (the chars hold every row's bytes).
+  void set_uniform_bytes(size_type width, detail::built_uniform_offsets) {
+    COLX_EXPECTS(_type.id() == type_id::string, "only a strings column has uniform_bytes, not ", _type.to_string());
+    COLX_EXPECTS(width >= 0 && _data.size() >= static_cast<std::size_t>(_size) * static_cast<std::size_t>(width), "chars of ",
+                 _data.size(), " bytes cannot hold ", _size, " strings of ", width, " bytes");
+    _uniform_bytes = width;
+  }
   void set_null_count(size_type null_count) {
     COLX_EXPECTS(0 <= null_count && null_count <= _size && (nullable() || null_count == 0), "null count ", null_count,
                  " is impossible for this column");
@@ -106,8 +130,10 @@ class any_column {
     std::vector<any_column_view> children;
     children.reserve(_children.size());
     for (auto const& c : _children) { children.push_back(c.view()); }
-    return any_column_view(_type, _size, _data.read(), _data.kind(), static_cast<bitmask_type const*>(_mask.read()),
-                           _null_count, 0, std::move(children));
+    any_column_view v(_type, _size, _data.read(), _data.kind(), static_cast<bitmask_type const*>(_mask.read()), _null_count,
+                      0, std::move(children));
+    v._uniform_bytes = _uniform_bytes;
+    return v;
   }
   operator any_column_view() const { return view(); }  // NOLINT
 
@@ -119,6 +145,7 @@ class any_column {
   };
   [[nodiscard]] contents release() && noexcept {
     _size = _null_count = 0;
+    _uniform_bytes = -1;
     return {std::move(_data), std::move(_mask), std::move(_children)};
   }
 
@@ -126,6 +153,7 @@ class any_column {
   data_type _type{};
   size_type _size = 0;
   size_type _null_count = 0;
+  size_type _uniform_bytes = -1;  // strings only
   shared_buffer _data;
   shared_buffer _mask;
   std::vector<any_column> _children;

@@ -14,6 +14,7 @@ namespace colx {
 
 template <class T>
 class column_view;
+class any_column;
 
 class any_column_view {
  public:
@@ -49,6 +50,10 @@ class any_column_view {
   [[nodiscard]] void const* head() const noexcept { return _head; }
   [[nodiscard]] bitmask_type const* null_mask() const noexcept { return _mask; }
   [[nodiscard]] std::vector<any_column_view> const& children() const noexcept { return _children; }
+  // A strings column whose strings all have this many bytes (offsets 0, w, 2w, ... from the
+  // parent's row 0; see make_fixed_width_strings), or -1. Kernels may then find row i's bytes
+  // without reading its offsets. Only an owning column built that way says so.
+  [[nodiscard]] size_type uniform_bytes() const noexcept { return _uniform_bytes; }
   [[nodiscard]] any_column_view const& child(std::size_t i) const {
     COLX_EXPECTS_AS(out_of_range, i < _children.size(), "child ", i, " of a column with ", _children.size(), " children");
     return _children[i];
@@ -79,7 +84,10 @@ class any_column_view {
   void const* _head = nullptr;
   bitmask_type const* _mask = nullptr;
   memory_kind _kind = memory_kind::host;
+  size_type _uniform_bytes = -1;
   std::vector<any_column_view> _children;
+
+  friend class any_column;  // passes on its uniform_bytes
 };
 
 }  // namespace colx

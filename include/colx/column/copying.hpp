@@ -155,7 +155,13 @@ inline any_column concatenate_strings(std::span<any_column_view const> views, si
   size_type nulls = 0;
   for (auto const& v : views) { nulls += v.null_count(); }
   buffer mask = concatenate_masks(views, total, kind, stream, mr);
-  return any_column(data_type{type_id::string}, total, std::move(chars), std::move(mask), nulls, std::move(children));
+  any_column out(data_type{type_id::string}, total, std::move(chars), std::move(mask), nulls, std::move(children));
+  // Strings of one size throughout (a copy or slice of a fixed-width column among them): the
+  // rebased offsets are 0, w, 2w, ... again.
+  size_type const width = views.empty() ? -1 : views.front().uniform_bytes();
+  bool const uniform = width >= 0 && std::all_of(views.begin(), views.end(), [&](auto const& v) { return v.uniform_bytes() == width; });
+  if (uniform) { out.set_uniform_bytes(width, built_uniform_offsets{}); }
+  return out;
 }
 
 // A copy of an unsliced fixed-width view in memory from `mr`, buffer by buffer: the move across
@@ -177,8 +183,9 @@ inline any_column transfer(any_column_view const& view, stream_ref stream, resou
 inline any_column transfer(any_column const& c, stream_ref stream, resource_ref mr) {
   std::vector<any_column> children;
   for (auto const& child : c.children()) { children.push_back(transfer(child, stream, mr)); }
-  return any_column(c.type(), c.size(), c.data().copy(stream, mr), c.mask().copy(stream, mr), c.null_count(),
-                    std::move(children));
+  any_column out(c.type(), c.size(), c.data().copy(stream, mr), c.mask().copy(stream, mr), c.null_count(), std::move(children));
+  if (c.uniform_bytes() >= 0) { out.set_uniform_bytes(c.uniform_bytes(), built_uniform_offsets{}); }  // the same offsets
+  return out;
 }
 
 }  // namespace detail

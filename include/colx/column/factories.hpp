@@ -143,6 +143,38 @@ template <class Rep>
       any_column(data_type{type_id::string}, n, std::move(chars_buffer), std::move(mask), nulls, std::move(children)));
 }
 
+// n strings that all have `width` bytes (SQL's CHAR(n): one-letter flags, fixed-size codes),
+// given end to end: row i is chars[i * width, (i + 1) * width). With a mask, null rows' bytes are
+// ignored. The offsets (0, width, 2 width, ...) are written here, so the column knows its strings
+// are uniform (uniform_bytes): fused kernels then find row i's bytes at i * width and read no
+// offsets. Otherwise it is an ordinary strings column.
+[[nodiscard]] inline strings_column make_fixed_width_strings(size_type n, size_type width, buffer chars, buffer mask = {},
+                                                             size_type null_count = 0, stream_ref stream = {},
+                                                             resource_ref mr = get_current_resource()) {
+  COLX_EXPECTS(n >= 0 && width >= 0, "fixed-width strings need a row count and a width that are not negative (", n, " rows of ",
+               width, " bytes)");
+  std::size_t const bytes = static_cast<std::size_t>(n) * static_cast<std::size_t>(width);
+  COLX_EXPECTS(chars.size() >= bytes, "chars of ", chars.size(), " bytes cannot hold ", n, " strings of ", width, " bytes");
+  COLX_EXPECTS(chars.size() == 0 || chars.kind() == mr.kind(), "the chars live in ", to_string(chars.kind()),
+               " memory, but the offsets would be written to ", to_string(mr.kind()), " memory");
+  std::vector<any_column> children;
+  auto const write_offsets = [&]<class Offset>(Offset) {
+    uvector<Offset> offsets(n + 1, stream, mr);
+    on_backend(mr.kind(), stream, [&](auto const& exec) {
+      exec.for_each_n(n + 1, detail::sequence_fn<Offset>{offsets.data(), Offset{0}, static_cast<Offset>(width)});
+    });
+    children.emplace_back(data_type_of<Offset>(), n + 1, std::move(offsets).release());
+  };
+  if (bytes <= static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max())) {
+    write_offsets(std::int32_t{});
+  } else {
+    write_offsets(std::int64_t{});
+  }
+  any_column c(data_type{type_id::string}, n, std::move(chars), std::move(mask), null_count, std::move(children));
+  c.set_uniform_bytes(width, detail::built_uniform_offsets{});
+  return strings_column(std::move(c));
+}
+
 // n rows: init, init + step, init + 2 * step, ... (arithmetic types).
 template <class T>
 [[nodiscard]] column<T> sequence(size_type n, T init, T step = T{1}, stream_ref stream = {},

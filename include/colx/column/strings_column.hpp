@@ -33,6 +33,9 @@ class strings_column_view {
   [[nodiscard]] type_id offset_type() const noexcept {
     return _view.children().empty() ? type_id::int32 : _view.child(0).type().id();
   }
+  // Bytes of every string, when the column knows them all equal (see make_fixed_width_strings),
+  // else -1: row i's bytes are then at chars() + (offset() + i) * uniform_bytes().
+  [[nodiscard]] size_type uniform_bytes() const noexcept { return _view.uniform_bytes(); }
   // The parent's offsets; this view's row 0 starts at offsets_head<O>()[offset()].
   template <class Offset>
   [[nodiscard]] Offset const* offsets_head() const {
@@ -81,6 +84,7 @@ class strings_column {
   [[nodiscard]] bool nullable() const noexcept { return _column.nullable(); }
   [[nodiscard]] memory_kind kind() const noexcept { return _column.kind(); }
   [[nodiscard]] size_type chars_size() const noexcept { return static_cast<size_type>(_column.data().size()); }
+  [[nodiscard]] size_type uniform_bytes() const noexcept { return _column.uniform_bytes(); }
 
   [[nodiscard]] strings_column_view view() const { return strings_column_view(_column.view()); }
   operator strings_column_view() const { return view(); }      // NOLINT

@@ -26,10 +26,12 @@ std::size_t column_bytes(column<T> const& c) {
   return static_cast<std::size_t>(c.size()) * sizeof(T) +
          (c.nullable() ? static_cast<std::size_t>(bitmask_words(c.size())) * sizeof(bitmask_type) : 0);
 }
+// A fixed-width strings column's offsets are not read (uniform_bytes).
 inline std::size_t column_bytes(strings_column const& c) {
   auto const v = c.view();
   std::size_t const offset_width = v.offset_type() == type_id::int64 ? 8 : 4;
-  return static_cast<std::size_t>(c.size() + 1) * offset_width + static_cast<std::size_t>(c.chars_size()) +
+  std::size_t const offsets = c.uniform_bytes() >= 0 ? 0 : static_cast<std::size_t>(c.size() + 1) * offset_width;
+  return offsets + static_cast<std::size_t>(c.chars_size()) +
          (c.nullable() ? static_cast<std::size_t>(bitmask_words(c.size())) * sizeof(bitmask_type) : 0);
 }
 

@@ -62,33 +62,55 @@ struct offset_index_fn {
 };
 
 // Allocates one output column per field of Schema (`rows` rows at most; a mask where `masked`
-// says), lets run(views) write them and return how many rows it wrote, and trims them into a
-// frame. Views are a colx::tuple of what store_row_fn writes to.
+// says; strings of one size where `widths` gives it, -1 elsewhere), lets run(views) write them and
+// return how many rows it wrote, and trims them into a frame. Views are a colx::tuple of what
+// store_row_fn writes to.
 template <class Schema, std::size_t C>
 using output_column_at = output_column<typename Schema::template field_at<C>::type>;
 
 template <class Schema, std::size_t C>
-output_column_at<Schema, C> make_output_column(size_type rows, bool masked, data_type type, stream_ref stream,
+output_column_at<Schema, C> make_output_column(size_type rows, bool masked, data_type type, size_type width, stream_ref stream,
                                                resource_ref mr) {
-  return output_column_at<Schema, C>(rows, masked && Schema::template field_at<C>::is_nullable, type, stream, mr);
+  return output_column_at<Schema, C>(rows, masked && Schema::template field_at<C>::is_nullable, type, width, stream, mr);
+}
+
+template <std::size_t N>
+using column_widths = std::array<size_type, N>;
+template <std::size_t N>
+constexpr column_widths<N> no_uniform_widths() {
+  column_widths<N> w{};
+  w.fill(-1);
+  return w;
 }
 
 template <class Schema, class Run>
 frame<Schema> write_frame(size_type rows, std::array<bool, Schema::size> const& masked,
-                          std::array<data_type, Schema::size> const& types, stream_ref stream, resource_ref mr,
-                          Run&& run) {
+                          std::array<data_type, Schema::size> const& types, column_widths<Schema::size> const& widths,
+                          stream_ref stream, resource_ref mr, Run&& run) {
   return [&]<std::size_t... C>(std::index_sequence<C...>) {
-    std::tuple<output_column_at<Schema, C>...> outputs(make_output_column<Schema, C>(rows, masked[C], types[C], stream, mr)...);
+    std::tuple<output_column_at<Schema, C>...> outputs(
+        make_output_column<Schema, C>(rows, masked[C], types[C], widths[C], stream, mr)...);
     size_type const written = run(tuple(std::get<C>(outputs).view()...));
     return frame<Schema>(std::get<C>(outputs).finish(written, stream)...);
   }(std::make_index_sequence<Schema::size>{});
 }
+template <class Schema, class Run>
+frame<Schema> write_frame(size_type rows, std::array<bool, Schema::size> const& masked,
+                          std::array<data_type, Schema::size> const& types, stream_ref stream, resource_ref mr, Run&& run) {
+  return write_frame<Schema>(rows, masked, types, no_uniform_widths<Schema::size>(), stream, mr, std::forward<Run>(run));
+}
 
-// The data types and "has a mask" flags of a frame's columns.
+// The data types, string widths and "has a mask" flags of a frame's columns.
 template <class Frame>
 std::array<data_type, Frame::schema_type::size> column_types(Frame const& f) {
   return [&]<std::size_t... C>(std::index_sequence<C...>) {
     return std::array<data_type, Frame::schema_type::size>{type_of(f.template column_at<C>())...};
+  }(std::make_index_sequence<Frame::schema_type::size>{});
+}
+template <class Frame>
+column_widths<Frame::schema_type::size> column_uniform_bytes(Frame const& f) {
+  return [&]<std::size_t... C>(std::index_sequence<C...>) {
+    return column_widths<Frame::schema_type::size>{uniform_bytes_of(f.template column_at<C>())...};
   }(std::make_index_sequence<Frame::schema_type::size>{});
 }
 template <class Frame>
@@ -107,7 +129,8 @@ Frame gather_frame(Frame const& f, Index index, size_type m, bool may_miss, stre
   using item = row_item_t<schema_type>;
   COLX_EXPECTS(is_host_accessible(mr.kind()) == is_host_accessible(f.kind()), "gathering rows into ",
                to_string(mr.kind()), " memory from a frame in ", to_string(f.kind()), " memory: copy the frame there first");
-  return write_frame<schema_type>(m, column_masks(f, may_miss), column_types(f), stream, mr, [&](auto const& views) {
+  return write_frame<schema_type>(m, column_masks(f, may_miss), column_types(f), column_uniform_bytes(f), stream, mr,
+                                  [&](auto const& views) {
     using store_t = store_row_fn<std::remove_cvref_t<decltype(views)>>;
     on_backend(f.kind(), stream, [&](auto const& exec) {
       exec.for_each_n(m, gather_rows_fn<typename Frame::inputs_type, item, Index, store_t>{f.inputs(), index, store_t{views}});

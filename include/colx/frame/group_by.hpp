@@ -505,20 +505,18 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
   };
   // With eager_loads (most rows pass the filter, by the sample), a row's values and packed keys
   // are read without waiting for the filter's verdict, so that their loads are in flight with the
-  // filter's own (expressions are total: evaluating one at a dropped row is harmless). A lookup
-  // that inserts a group waits for the verdict in any case.
+  // filter's own (expressions are total: evaluating one at a dropped row is harmless). The test is
+  // of the flag alone, which is uniform: a test of `kept || eager_loads` made every load wait for
+  // the filter's. A lookup that inserts a group waits for the verdict in any case.
   COLX_HOST_DEVICE loaded load(size_type i) const {
     loaded r;
-    bool const kept = keep(i);
-    if (kept || eager_loads) {
-      // The values first: their loads need not wait for a slot lookup's.
-      r.v = [&]<std::size_t... K>(std::index_sequence<K...>) { return values(get<K>(aggs).expr(in, i)...); }(
-          std::index_sequence_for<Aggs...>{});
-      if constexpr (packed) {
-        r.id = pack(i);
-      } else if constexpr (short_packed) {
-        r.id = pack_short(i);  // 0: the strings are too long, the group is looked up below
-      }
+    bool kept = false;
+    if (eager_loads) {
+      kept = keep(i);
+      read_values(r, i);
+    } else {
+      kept = keep(i);
+      if (kept) { read_values(r, i); }
     }
     if (kept) {
       if constexpr (!packed) {
@@ -530,6 +528,16 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
       r.counts = found(r.id);
     }
     return r;
+  }
+  // Row i's aggregated values and, where the keys pack, its packed keys.
+  COLX_HOST_DEVICE void read_values(loaded& r, size_type i) const {
+    r.v = [&]<std::size_t... K>(std::index_sequence<K...>) { return values(get<K>(aggs).expr(in, i)...); }(
+        std::index_sequence_for<Aggs...>{});
+    if constexpr (packed) {
+      r.id = pack(i);
+    } else if constexpr (short_packed) {
+      r.id = pack_short(i);  // 0: the strings are too long, the group is looked up in load()
+    }
   }
   COLX_HOST_DEVICE void add(cells& c, loaded const& r, size_type i) const {
     if constexpr (sharing::group_rows) { ++get<0>(c).n; }
@@ -696,6 +704,15 @@ data_type output_type_of(Frame const& f, std::size_t position_if_column) {
   }
   return data_type_of<T>();
 }
+// A key that is a fixed-width strings column gives result keys of the same width.
+template <class Frame>
+size_type output_width_of(Frame const& f, std::size_t position_if_column) {
+  size_type w = -1;
+  [&]<std::size_t... C>(std::index_sequence<C...>) {
+    ((C == position_if_column ? (void)(w = uniform_bytes_of(f.template column_at<C>())) : void()), ...);
+  }(std::make_index_sequence<Frame::schema_type::size>{});
+  return w;
+}
 template <class E>
 constexpr std::size_t column_position() {
   if constexpr (requires { E::position; }) {
@@ -835,6 +852,10 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
           f, column_position<std::remove_cvref_t<decltype(get<K>(keys))>>())),
      ...);
   }(std::make_index_sequence<num_keys>{});
+  auto widths = no_uniform_widths<out_schema::size>();
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    ((widths[K] = output_width_of(f, column_position<std::remove_cvref_t<decltype(get<K>(keys))>>())), ...);
+  }(std::make_index_sequence<num_keys>{});
   [&]<std::size_t... A>(std::index_sequence<A...>) {
     ((types[num_keys + A] = output_type_of<Frame, typename out_schema::template field_at<num_keys + A>::type>(
           f, column_position<std::remove_cvref_t<decltype(get<A>(aggs).expr)>>())),
@@ -891,7 +912,7 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
       continue;
     }
     size_type const groups = c[0];
-    auto result = write_frame<out_schema>(groups, masked, types, stream, mr, [&](auto const& views) {
+    auto result = write_frame<out_schema>(groups, masked, types, widths, stream, mr, [&](auto const& views) {
       using store_t = store_row_fn<std::remove_cvref_t<decltype(views)>>;
       return on_backend(kind, stream, [&](auto const& exec) {
         return exec.select_rows(slots, group_row_fn<fn_t>{fn}, load_group_fn<fn_t, item, num_keys>{fn}, store_t{views});

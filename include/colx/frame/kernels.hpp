@@ -187,6 +187,17 @@ struct copy_chars_fn {
     for (std::int64_t b = offsets[k]; b < offsets[k + 1]; ++b) { chars[b] = sources[k][b - offsets[k]]; }
   }
 };
+// Output row k's bytes at k * width (fixed-width strings: every valid row has `width` bytes; a
+// null or missing row's are zeros).
+struct copy_fixed_chars_fn {
+  char const* const* sources;
+  std::int64_t const* lengths;
+  char* chars;
+  size_type width;
+  COLX_HOST_DEVICE void operator()(size_type k) const {
+    for (size_type b = 0; b < width; ++b) { chars[k * width + b] = b < lengths[k] ? sources[k][b] : '\0'; }
+  }
+};
 struct narrow_offsets_fn {
   std::int64_t const* in;
   std::int32_t* out;

@@ -3,6 +3,7 @@
 // Output columns for kernels that write whole rows of several columns at once.
 #include <colx/column/bitmask_ops.hpp>
 #include <colx/column/column.hpp>
+#include <colx/column/factories.hpp>
 #include <colx/column/strings_column.hpp>
 #include <colx/exec/dispatch.hpp>
 #include <colx/frame/kernels.hpp>
@@ -23,7 +24,8 @@ struct output_column {
   column<T> column_;
   mutable_column_device_view<T> view() { return column_.mutable_device_view(); }
 
-  output_column(size_type rows, bool nullable, data_type type, stream_ref stream, resource_ref mr)
+  output_column(size_type rows, bool nullable, data_type type, size_type /*uniform_bytes: strings only*/, stream_ref stream,
+                resource_ref mr)
       : column_(uvector<T>(rows, stream, mr), nullable ? create_bitmask(rows, false, stream, mr) : buffer(0, stream, mr), 0,
                 type) {}
 
@@ -40,20 +42,34 @@ struct output_column {
 };
 
 // Strings: lengths and source pointers during the pass; then a scan of the lengths gives the
-// offsets, and one more kernel copies the kept strings' bytes.
+// offsets, and one more kernel copies the kept strings' bytes. When every string written has the
+// same size (uniform_bytes: they all come from one fixed-width column), the offsets are known
+// without the scan, and its wait for the total: the result is fixed-width too.
 template <>
 struct output_column<string_view> {
   uvector<std::int64_t> lengths;  // rows + 1: the scan writes the total after the last row
   uvector<char const*> sources;
   buffer mask;
+  size_type uniform_bytes = -1;
   resource_ref mr;
   strings_staging_view view() { return {lengths.data(), sources.data(), static_cast<bitmask_type*>(mask.data())}; }
 
-  output_column(size_type rows, bool nullable, data_type, stream_ref stream, resource_ref mr_)
+  output_column(size_type rows, bool nullable, data_type, size_type uniform_bytes_, stream_ref stream, resource_ref mr_)
       : lengths(rows + 1, stream, mr_), sources(rows, stream, mr_),
-        mask(nullable ? create_bitmask(rows, false, stream, mr_) : buffer(0, stream, mr_)), mr(mr_) {}
+        mask(nullable ? create_bitmask(rows, false, stream, mr_) : buffer(0, stream, mr_)), uniform_bytes(uniform_bytes_), mr(mr_) {}
 
   std::shared_ptr<strings_column const> finish(size_type kept, stream_ref stream) {
+    size_type const nulls =
+        mask.empty() ? 0 : count_unset_bits(static_cast<bitmask_type const*>(mask.data()), 0, kept, mask.kind(), stream);
+    if (!mask.empty()) { mask.resize(bitmask_allocation_bytes(kept), stream); }
+    if (uniform_bytes >= 0) {
+      buffer chars(static_cast<std::size_t>(kept) * static_cast<std::size_t>(uniform_bytes), stream, mr);
+      on_backend(mr.kind(), stream, [&](auto const& exec) {
+        exec.for_each_n(kept, copy_fixed_chars_fn{sources.data(), lengths.data(), static_cast<char*>(chars.data()), uniform_bytes});
+      });
+      return std::make_shared<strings_column const>(
+          make_fixed_width_strings(kept, uniform_bytes, std::move(chars), std::move(mask), nulls, stream, mr));
+    }
     uvector<std::int64_t> offsets(kept + 1, stream, mr);
     std::int64_t const chars_total = on_backend(mr.kind(), stream, [&](auto const& exec) {
       return exec.exclusive_scan(kept, std::int64_t{0}, string_length_fn{lengths.data()}, offsets.data());
@@ -71,13 +87,20 @@ struct output_column<string_view> {
     } else {
       children.emplace_back(data_type{type_id::int64}, kept + 1, std::move(offsets).release());
     }
-    size_type const nulls =
-        mask.empty() ? 0 : count_unset_bits(static_cast<bitmask_type const*>(mask.data()), 0, kept, mask.kind(), stream);
-    if (!mask.empty()) { mask.resize(bitmask_allocation_bytes(kept), stream); }
     return std::make_shared<strings_column const>(
         any_column(data_type{type_id::string}, kept, std::move(chars), std::move(mask), nulls, std::move(children)));
   }
 };
+
+// Bytes of every string of a frame column when it knows them equal (fixed-width strings), else -1.
+template <class C>
+[[nodiscard]] size_type uniform_bytes_of(C const& c) {
+  if constexpr (requires { c.uniform_bytes(); }) {
+    return c.uniform_bytes();
+  } else {
+    return -1;
+  }
+}
 
 // The data_type of a frame column (a decimal keeps its scale).
 template <class C>

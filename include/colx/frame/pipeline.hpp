@@ -279,7 +279,9 @@ Frame collect_impl(Frame const& f, Pred const& pred, stream_ref stream, resource
                " memory from a frame in ", to_string(f.kind()), " memory: copy the frame there first");
   size_type const rows = f.num_rows();
   auto const bound = expr::bind<schema_type>(pred);
-  std::tuple<output_of<schema_type, C>...> outputs(output_of<schema_type, C>{rows, f.template column_at<C>().nullable(), type_of(f.template column_at<C>()), stream, mr}...);
+  std::tuple<output_of<schema_type, C>...> outputs(output_of<schema_type, C>{rows, f.template column_at<C>().nullable(),
+                                                                             type_of(f.template column_at<C>()),
+                                                                             uniform_bytes_of(f.template column_at<C>()), stream, mr}...);
   auto const views = tuple(std::get<C>(outputs).view()...);
   keep_fn<inputs, std::remove_cvref_t<decltype(bound)>> const keep{f.inputs(), bound};
   using item = row_item<typename schema_type::template field_at<C>::type...>;

@@ -10,6 +10,7 @@
 // an order, the date rules of TPC-H 4.2.3), not its random streams: the values differ from
 // dbgen's own, and the text columns no query of ours reads are left out.
 #include <colx/column/column.hpp>
+#include <colx/column/factories.hpp>
 #include <colx/column/strings_column.hpp>
 #include <colx/core/error.hpp>
 #include <colx/exec/dispatch.hpp>
@@ -168,14 +169,7 @@ struct copy_name_fn {
   }
 };
 
-template <class Offset>
-struct iota_fn {
-  Offset* out;
-  COLX_HOST_DEVICE void operator()(size_type i) const { out[i] = static_cast<Offset>(i); }
-};
-
-// Arrow's utf8 (int32 offsets) while the chars fit, large_utf8 beyond: only lineitem's flag
-// columns past scale factor ~350 need the wide offsets.
+// Arrow's utf8 (int32 offsets) while the chars fit, large_utf8 beyond.
 template <class Build>
 [[nodiscard]] strings_column with_offset_type(size_type max_chars, Build build) {
   if (max_chars <= std::numeric_limits<std::int32_t>::max()) { return build(std::int32_t{}); }
@@ -207,14 +201,11 @@ template <class Choose>
   });
 }
 
-// One character a row, already written: the offsets are 0, 1, ..., n and need no scan.
+// One character a row, already written: a fixed-width strings column (offsets 0, 1, ..., n), so
+// that kernels read a flag's one byte and not its offsets.
 [[nodiscard]] inline strings_column one_char_strings(uvector<char>&& chars, stream_ref stream, resource_ref mr) {
   size_type const n = chars.size();
-  return with_offset_type(n, [&]<class Offset>(Offset) {
-    uvector<Offset> offsets(n + 1, stream, mr);
-    on_backend(mr.kind(), stream, [&](auto const& exec) { exec.for_each_n(n + 1, iota_fn<Offset>{offsets.data()}); });
-    return assemble_strings(n, std::move(chars).release(), std::move(offsets), stream, mr);
-  });
+  return make_fixed_width_strings(n, 1, std::move(chars).release(), buffer(0, stream, mr), 0, stream, mr);
 }
 
 // ---- kernels ------------------------------------------------------------------------------------
