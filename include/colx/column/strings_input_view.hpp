@@ -44,10 +44,9 @@ struct strings_input_view {
   return v.visit([&](auto const& dv) {
     using Offset = std::remove_cv_t<std::remove_pointer_t<decltype(dv.offsets)>>;
     size_type const width = v.uniform_bytes();
-    if (width >= 0) {  // chars at row 0 of the view: the parent's offsets begin at 0
-      return strings_input_view{dv.offsets, dv.chars + v.offset() * width, dv.mask, dv.mask_offset, dv.size, sizeof(Offset) == 8, width};
-    }
-    return strings_input_view{dv.offsets, dv.chars, dv.mask, dv.mask_offset, dv.size, sizeof(Offset) == 8};
+    // Fixed-width: chars at row 0 of the view (the parent's offsets begin at 0).
+    char const* const chars = width >= 0 ? dv.chars + v.offset() * width : dv.chars;
+    return strings_input_view{dv.offsets, chars, dv.mask, dv.mask_offset, dv.size, sizeof(Offset) == 8, width};
   });
 }
 

@@ -693,24 +693,24 @@ inline size_type next_power_of_two(size_type v) {
   return p;
 }
 
+// visit(column) for the frame's column at a run-time position (none for not_found).
+template <class Frame, class Visit>
+void visit_column_at(Frame const& f, std::size_t position, Visit const& visit) {
+  [&]<std::size_t... C>(std::index_sequence<C...>) {
+    ((C == position ? visit(f.template column_at<C>()) : void()), ...);
+  }(std::make_index_sequence<Frame::schema_type::size>{});
+}
 template <class Frame, class T>
 data_type output_type_of(Frame const& f, std::size_t position_if_column) {
-  if (position_if_column != not_found) {
-    data_type d{};
-    [&]<std::size_t... C>(std::index_sequence<C...>) {
-      ((C == position_if_column ? (void)(d = type_of(f.template column_at<C>())) : void()), ...);
-    }(std::make_index_sequence<Frame::schema_type::size>{});
-    if (d.id() == type_to_id<T>) { return d; }
-  }
-  return data_type_of<T>();
+  data_type d{};
+  visit_column_at(f, position_if_column, [&](auto const& c) { d = type_of(c); });
+  return position_if_column != not_found && d.id() == type_to_id<T> ? d : data_type_of<T>();
 }
 // A key that is a fixed-width strings column gives result keys of the same width.
 template <class Frame>
 size_type output_width_of(Frame const& f, std::size_t position_if_column) {
   size_type w = -1;
-  [&]<std::size_t... C>(std::index_sequence<C...>) {
-    ((C == position_if_column ? (void)(w = uniform_bytes_of(f.template column_at<C>())) : void()), ...);
-  }(std::make_index_sequence<Frame::schema_type::size>{});
+  visit_column_at(f, position_if_column, [&](auto const& c) { w = uniform_bytes_of(c); });
   return w;
 }
 template <class E>
