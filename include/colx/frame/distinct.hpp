@@ -20,8 +20,13 @@ enum class keep_rows { first, last, any, none };
 
 template <class... Keys>
 struct distinct_stage {
+  using stage_tag = void;
   std::tuple<Keys...> keys;  // none: every column is a key
   keep_rows keep = keep_rows::first;
+
+  template <class Source>
+    requires requires(Source const& s) { detail::unfiltered_source(s).inputs(); }
+  auto apply(Source const& source, stream_ref stream, resource_ref mr) const;
 };
 
 // f | distinct(): rows whose keys (every column, or the given columns or named expressions) are
@@ -38,7 +43,12 @@ template <class... Keys>
 
 template <class... Cols>
 struct drop_nulls_stage {
+  using stage_tag = void;
   std::tuple<Cols...> columns;  // none: every column
+
+  template <class Source>
+    requires requires(Source const& s) { detail::unfiltered_source(s).inputs(); }
+  auto apply(Source const& source, stream_ref stream, resource_ref mr) const;
 };
 // f | drop_nulls("a"_c, ...): the rows where none of the columns (every column if none are
 // named) is null. Lazy, as a filter: it fuses into whatever follows.
@@ -94,21 +104,13 @@ auto distinct_rows(Source const& source, std::tuple<Keys...> const& keys, keep_r
 
 }  // namespace detail
 
-template <class Source, class... Keys>
-[[nodiscard]] auto run(Source const& source, distinct_stage<Keys...> const& s, stream_ref stream,
-                       resource_ref mr = get_current_resource()) {
+template <class... Keys>
+template <class Source>
+  requires requires(Source const& s) { detail::unfiltered_source(s).inputs(); }
+auto distinct_stage<Keys...>::apply(Source const& source, stream_ref stream, resource_ref mr) const {
   using schema_type = detail::schema_of_source<Source>;
-  auto const keys = detail::keys_or_every_column<schema_type>(s.keys);
-  auto const rows = detail::distinct_rows(source, keys, s.keep, stream);
+  auto const rows = detail::distinct_rows(source, detail::keys_or_every_column<schema_type>(keys), keep, stream);
   return take(detail::unfiltered_source(source), rows.template column_at<0>(), stream, mr);
-}
-template <class Schema, class... Keys>
-[[nodiscard]] frame<Schema> operator|(frame<Schema> const& f, distinct_stage<Keys...> const& s) {
-  return run(f, s, stream_ref{}, get_current_resource(f.kind()));
-}
-template <class Frame, class P, class... Keys>
-[[nodiscard]] Frame operator|(filtered<Frame, P> const& f, distinct_stage<Keys...> const& s) {
-  return run(f, s, stream_ref{}, get_current_resource(f.source().kind()));
 }
 
 namespace detail {
@@ -119,13 +121,12 @@ auto all_valid(std::tuple<Cols...> const& columns) {
 }
 }  // namespace detail
 
-template <class Schema, class... Cols>
-[[nodiscard]] auto operator|(frame<Schema> const& f, drop_nulls_stage<Cols...> const& s) {
-  return f | filter(detail::all_valid<Schema>(s.columns));
-}
-template <class Frame, class P, class... Cols>
-[[nodiscard]] auto operator|(filtered<Frame, P> const& f, drop_nulls_stage<Cols...> const& s) {
-  return f | filter(detail::all_valid<typename Frame::schema_type>(s.columns));
+template <class... Cols>
+template <class Source>
+  requires requires(Source const& s) { detail::unfiltered_source(s).inputs(); }
+auto drop_nulls_stage<Cols...>::apply(Source const& source, stream_ref stream, resource_ref mr) const {
+  using schema_type = detail::schema_of_source<Source>;
+  return run(source, filter(detail::all_valid<schema_type>(columns)), stream, mr);
 }
 
 struct value_counts_options {

@@ -7,6 +7,7 @@
 #include <colx/column/copying.hpp>
 #include <colx/frame/frame.hpp>
 #include <colx/frame/output_column.hpp>
+#include <colx/frame/stage.hpp>
 
 #include <array>
 #include <span>
@@ -210,6 +211,26 @@ template <class Schema>
   COLX_EXPECTS(n >= 0, "tail: n must not be negative, got ", n);
   return slice(f, f.num_rows() - std::min(n, f.num_rows()), f.num_rows(), stream, mr);
 }
+
+// Pipeline stages: f | head(n), f | tail(n) (after a filter: of the kept rows).
+struct head_stage {
+  using stage_tag = void;
+  size_type n;
+  template <class Schema>
+  frame<Schema> apply(frame<Schema> const& f, stream_ref stream, resource_ref mr) const {
+    return head(f, n, stream, mr);
+  }
+};
+struct tail_stage {
+  using stage_tag = void;
+  size_type n;
+  template <class Schema>
+  frame<Schema> apply(frame<Schema> const& f, stream_ref stream, resource_ref mr) const {
+    return tail(f, n, stream, mr);
+  }
+};
+[[nodiscard]] constexpr head_stage head(size_type n) { return {n}; }
+[[nodiscard]] constexpr tail_stage tail(size_type n) { return {n}; }
 
 // The rows of every frame, in order (frames of one schema).
 template <class Schema>

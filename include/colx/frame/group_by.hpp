@@ -41,10 +41,21 @@ struct group_by_options {
   bool drop_null_keys = false;  // skip rows with a null key (pandas' dropna); else nulls form a group, as SQL
 };
 
+template <class Source, class... Keys>
+struct grouped;
+
+// A source (a frame, or a filtered frame) and its keys: group_by(...) waits for aggregate(...).
 template <class... Keys>
 struct group_by_stage {
+  using stage_tag = void;
   std::tuple<Keys...> keys;
   group_by_options options;
+
+  template <class Source>
+    requires requires(Source const& s) { detail::unfiltered_source(s).inputs(); }
+  grouped<Source, Keys...> apply(Source const& source, stream_ref, resource_ref) const {
+    return {source, *this};
+  }
 };
 
 // Keys are column references ("k"_c) or named expressions ((e).as<"k">()).
@@ -60,9 +71,22 @@ template <class... Keys>
   return group_by_stage<Keys...>{{keys...}, options};
 }
 
+template <class Source, class... Keys>
+struct grouped {
+  Source source;
+  group_by_stage<Keys...> stage;
+};
+template <class Source, class... Keys>
+inline constexpr bool is_pipeline_source<grouped<Source, Keys...>> = true;
+
+// One pass over the grouped rows: one result row per group, the keys then the aggregations.
 template <class... Named>
 struct aggregate_stage {
+  using stage_tag = void;
   std::tuple<Named...> aggs;
+
+  template <class Source, class... Keys>
+  auto apply(grouped<Source, Keys...> const& g, stream_ref stream, resource_ref mr) const;
 };
 // aggregate(sum("x"_c).as<"total">(), count().as<"n">(), ...): each named.
 template <class... Named>
@@ -71,21 +95,6 @@ template <class... Named>
   static_assert((requires { Named::name; } && ...),
                 "colx::aggregate: name each aggregation, as in sum(\"x\"_c).as<\"total\">()");
   return aggregate_stage<Named...>{{aggs...}};
-}
-
-// A source (a frame, or a filtered frame) with its keys, waiting for aggregate().
-template <class Source, class... Keys>
-struct grouped {
-  Source source;
-  group_by_stage<Keys...> stage;
-};
-template <class Schema, class... Keys>
-[[nodiscard]] auto operator|(frame<Schema> const& f, group_by_stage<Keys...> const& s) {
-  return grouped<frame<Schema>, Keys...>{f, s};
-}
-template <class Frame, class P, class... Keys>
-[[nodiscard]] auto operator|(filtered<Frame, P> const& f, group_by_stage<Keys...> const& s) {
-  return grouped<filtered<Frame, P>, Keys...>{f, s};
 }
 
 namespace detail {
@@ -927,11 +936,11 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
 
 }  // namespace detail
 
-template <class Source, class... Keys, class... Named>
-[[nodiscard]] auto run(grouped<Source, Keys...> const& g, aggregate_stage<Named...> const& a, stream_ref stream,
-                       resource_ref mr = get_current_resource()) {
+template <class... Named>
+template <class Source, class... Keys>
+auto aggregate_stage<Named...>::apply(grouped<Source, Keys...> const& g, stream_ref stream, resource_ref mr) const {
   return detail::aggregate_impl(detail::unfiltered_source(g.source), detail::predicate_of_source(g.source), g.stage.keys,
-                                g.stage.options, a.aggs, stream, mr);
+                                g.stage.options, aggs, stream, mr);
 }
 // The plan of a group-by: the pass, the path a sample of its rows chose, and the least bytes.
 template <class Source, class... Keys, class... Named>
@@ -977,11 +986,6 @@ template <class Source, class... Keys, class... Named>
   cost.bytes_read = detail::read_bytes(f, used, out);
   if (text != nullptr) { *text << out.str(); }
   return cost;
-}
-
-template <class Source, class... Keys, class... Named>
-[[nodiscard]] auto operator|(grouped<Source, Keys...> const& g, aggregate_stage<Named...> const& a) {
-  return run(g, a, stream_ref{}, get_current_resource(detail::unfiltered_source(g.source).kind()));
 }
 
 }  // namespace colx

@@ -18,10 +18,17 @@
 
 namespace colx {
 
+template <class Frame, class... Keys>
+class indexed;
+
 template <class... Keys>
 struct set_index_stage {
+  using stage_tag = void;
   static_assert(sizeof...(Keys) > 0, "colx::set_index needs at least one key column");
   static_assert((expr::column_ref<Keys> && ...), "colx::set_index takes columns: set_index(\"k\"_c, ...)");
+
+  template <class Schema>
+  indexed<frame<Schema>, Keys...> apply(frame<Schema> const& f, stream_ref, resource_ref) const;
 };
 template <class... Keys>
 [[nodiscard]] constexpr set_index_stage<Keys...> set_index(Keys const&...) {
@@ -68,13 +75,10 @@ class indexed {
   Frame _frame;
 };
 
-template <class Schema, class... Keys>
-[[nodiscard]] indexed<frame<Schema>, Keys...> operator|(frame<Schema> const& f, set_index_stage<Keys...>) {
+template <class... Keys>
+template <class Schema>
+indexed<frame<Schema>, Keys...> set_index_stage<Keys...>::apply(frame<Schema> const& f, stream_ref, resource_ref) const {
   return indexed<frame<Schema>, Keys...>(f);
-}
-template <class Frame, class P, class... Keys>
-[[nodiscard]] indexed<Frame, Keys...> operator|(filtered<Frame, P> const& f, set_index_stage<Keys...>) {
-  return indexed<Frame, Keys...>(f.collect());
 }
 
 // The index's level names, then the frame as to_string(frame) prints it.

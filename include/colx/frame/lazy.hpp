@@ -4,9 +4,10 @@
 // where it is appended: its input's schema is known at compile time, so a stage that names a
 // dropped or misspelt column fails to compile there, with the stage's own message.
 //
-// collect() runs the stages in order. A filter stays pending and fuses into the stage after it
-// (a reduction, a group-by, a join's probe, a select); only a stage that needs a materialised
-// frame (with_columns, sort_by, head, distinct) makes the filter compact first.
+// collect() runs the stages in order, each through run() (frame/stage.hpp), as `|` would. A
+// filter stays pending and fuses into the stage after it (a reduction, a group-by, a join's
+// probe, distinct); only a stage that needs a materialised frame (with_columns, select, sort_by,
+// head) makes the filter compact first.
 #pragma once
 #include <colx/frame/distinct.hpp>
 #include <colx/frame/explain.hpp>
@@ -22,42 +23,12 @@
 
 namespace colx {
 
-struct head_stage {
-  size_type n;
-};
-struct tail_stage {
-  size_type n;
-};
-// Stages for pipelines: the first (last) n rows.
-[[nodiscard]] constexpr head_stage head(size_type n) { return {n}; }
-[[nodiscard]] constexpr tail_stage tail(size_type n) { return {n}; }
-template <class Schema>
-[[nodiscard]] frame<Schema> operator|(frame<Schema> const& f, head_stage s) {
-  return head(f, s.n);
-}
-template <class Schema>
-[[nodiscard]] frame<Schema> operator|(frame<Schema> const& f, tail_stage s) {
-  return tail(f, s.n);
-}
-
 namespace detail {
 
-template <class T>
-inline constexpr bool is_filtered = false;
-template <class F, class P>
-inline constexpr bool is_filtered<filtered<F, P>> = true;
-
-// `acc | stage`; a pending filter that the stage cannot take is collected first.
+// `acc | stage`: run() collects a pending filter first where the stage cannot take it.
 template <class Acc, class Stage>
 auto apply_stage(Acc const& acc, Stage const& stage) {
-  if constexpr (requires { acc | stage; }) {
-    return acc | stage;
-  } else if constexpr (is_filtered<Acc>) {
-    return acc.collect() | stage;
-  } else {
-    static_assert(requires { acc | stage; }, "colx::lazy: this stage cannot follow the one before it (an aggregate() "
-                                             "needs a group_by() just before it; a reduction ends a pipeline)");
-  }
+  return run(acc, stage);
 }
 
 // The result of running `Stages...` on a Source, as a type (the compile-time check).
@@ -86,15 +57,17 @@ class lazy_frame {
     return {_source, std::tuple_cat(_stages, std::tuple<Stage>(stage))};
   }
 
-  // Runs every stage; a pending filter at the end is collected into `mr`.
-  [[nodiscard]] auto collect(stream_ref stream = {}, resource_ref mr = get_current_resource()) const {
-    auto result = std::apply([&](auto const&... stage) { return run_all(_source, stage...); }, _stages);
+  // Runs every stage on `stream`, each writing its columns through `mr` (by default the current
+  // resource of the source's memory); a pending filter at the end is collected.
+  [[nodiscard]] auto collect(stream_ref stream, resource_ref mr) const {
+    auto result = std::apply([&](auto const&... stage) { return run_all(stream, mr, _source, stage...); }, _stages);
     if constexpr (detail::is_filtered<decltype(result)>) {
       return result.collect(stream, mr);
     } else {
       return result;
     }
   }
+  [[nodiscard]] auto collect(stream_ref stream = {}) const { return collect(stream, get_current_resource(_source.kind())); }
 
   // The stages in order, and where a filter will fuse into the stage after it.
   [[nodiscard]] std::string explain() const {
@@ -109,12 +82,12 @@ class lazy_frame {
 
  private:
   template <class Acc>
-  static auto run_all(Acc const& acc) {
+  static auto run_all(stream_ref, resource_ref, Acc const& acc) {
     return acc;
   }
   template <class Acc, class Stage, class... More>
-  static auto run_all(Acc const& acc, Stage const& stage, More const&... more) {
-    return run_all(detail::apply_stage(acc, stage), more...);
+  static auto run_all(stream_ref stream, resource_ref mr, Acc const& acc, Stage const& stage, More const&... more) {
+    return run_all(stream, mr, run(acc, stage, stream, mr), more...);
   }
   template <class Stage>
   static std::string stage_name(Stage const& stage) {

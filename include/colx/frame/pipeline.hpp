@@ -3,7 +3,8 @@
 // Pipelines over frames: `f | filter(p) | reduce(sum(e))`, `f | with_columns(e.as<"x">())`,
 // `(f | filter(p)).collect()`, `f | count_if(p)`, and explain(). A filter is lazy: it runs inside
 // whatever follows it, so filter + reduce is one pass with no compaction, and collect() is one
-// compaction pass over every column.
+// compaction pass over every column. Every stage runs through frame/stage.hpp's run() and
+// operator|; a stage's apply() says what it takes.
 #include <colx/column/bitmask_ops.hpp>
 #include <colx/exec/dispatch.hpp>
 #include <colx/expr/aggregate.hpp>
@@ -11,6 +12,7 @@
 #include <colx/frame/frame.hpp>
 #include <colx/frame/kernels.hpp>
 #include <colx/frame/output_column.hpp>
+#include <colx/frame/stage.hpp>
 
 #include <limits>
 #include <sstream>
@@ -19,58 +21,6 @@
 #include <vector>
 
 namespace colx {
-
-// ---- stages -------------------------------------------------------------------------------------
-
-template <class Pred>
-struct filter_stage {
-  Pred pred;
-};
-template <class... Aggs>
-struct reduce_stage {
-  std::tuple<Aggs...> aggs;
-};
-template <class Pred>
-struct count_if_stage {
-  Pred pred;
-};
-template <class... Named>
-struct with_columns_stage {
-  std::tuple<Named...> outputs;
-};
-
-// Keeps the rows where `pred` is true (null counts as false).
-template <class P>
-  requires(expr::expression<P> || std::same_as<P, bool>)
-[[nodiscard]] constexpr auto filter(P const& pred) {
-  auto e = expr::as_expression(pred);
-  return filter_stage<decltype(e)>{e};
-}
-// Reduces every row (of a filtered frame, every kept row) to one value per aggregation.
-template <class... Aggs>
-  requires(expr::is_aggregation<Aggs> && ...)
-[[nodiscard]] constexpr auto reduce(Aggs const&... aggs) {
-  static_assert(sizeof...(Aggs) > 0, "colx::reduce needs at least one aggregation: reduce(sum(\"x\"_c), ...)");
-  static_assert((!expr::is_group_only<Aggs> && ...),
-                "colx::reduce: nunique(e) counts distinct values per group, inside group_by(...) | aggregate(...); "
-                "over a whole frame call colx::nunique(frame, e)");
-  return reduce_stage<Aggs...>{{aggs...}};
-}
-// The number of rows where `pred` is true.
-template <class P>
-  requires(expr::expression<P> || std::same_as<P, bool>)
-[[nodiscard]] constexpr auto count_if(P const& pred) {
-  auto e = expr::as_expression(pred);
-  return count_if_stage<decltype(e)>{e};
-}
-// New columns from expressions, all evaluated in one pass: with_columns(e.as<"x">(), ...).
-template <class... Named>
-  requires(requires { Named::name; typename std::remove_cvref_t<decltype(std::declval<Named>().expr)>; } && ...)
-[[nodiscard]] constexpr auto with_columns(Named const&... outputs) {
-  static_assert(sizeof...(Named) > 0, "colx::with_columns needs at least one expr.as<\"name\">()");
-  static_assert((requires { Named::name; } && ...), "colx::with_columns takes named expressions: expr.as<\"name\">()");
-  return with_columns_stage<Named...>{{outputs...}};
-}
 
 // ---- a frame with a pending predicate --------------------------------------------------------------
 
@@ -81,13 +31,21 @@ class filtered {
   [[nodiscard]] Frame const& source() const noexcept { return _frame; }
   [[nodiscard]] Pred const& predicate() const noexcept { return _pred; }
 
-  // The kept rows of every column, in one compaction pass.
-  [[nodiscard]] Frame collect(stream_ref stream = {}, resource_ref mr = get_current_resource()) const;
+  // The kept rows of every column, in one compaction pass; by default where the frame lives.
+  [[nodiscard]] Frame collect(stream_ref stream, resource_ref mr) const;
+  [[nodiscard]] Frame collect(stream_ref stream = {}) const { return collect(stream, get_current_resource(_frame.kind())); }
 
  private:
   Frame _frame;
   Pred _pred;
 };
+
+template <class Frame, class Pred>
+inline constexpr bool is_pipeline_source<filtered<Frame, Pred>> = true;
+namespace detail {
+template <class Frame, class Pred>
+inline constexpr bool is_filtered<filtered<Frame, Pred>> = true;
+}  // namespace detail
 
 namespace detail {
 // A stage's source is a frame or a filtered frame: the frame, and the predicate (every row when
@@ -110,14 +68,28 @@ auto predicate_of_source(Source const& s) {
 }
 }  // namespace detail
 
-template <class Schema, class P>
-[[nodiscard]] auto operator|(frame<Schema> const& f, filter_stage<P> const& s) {
-  return filtered<frame<Schema>, P>(f, s.pred);
-}
-template <class Frame, class P, class Q>
-[[nodiscard]] auto operator|(filtered<Frame, P> const& f, filter_stage<Q> const& s) {
-  auto both = f.predicate() && s.pred;
-  return filtered<Frame, decltype(both)>(f.source(), both);
+template <class Pred>
+struct filter_stage {
+  using stage_tag = void;
+  Pred pred;
+
+  template <class Schema>
+  auto apply(frame<Schema> const& f, stream_ref, resource_ref) const {
+    return filtered<frame<Schema>, Pred>(f, pred);
+  }
+  template <class Frame, class P>
+  auto apply(filtered<Frame, P> const& f, stream_ref, resource_ref) const {
+    auto both = f.predicate() && pred;
+    return filtered<Frame, decltype(both)>(f.source(), both);
+  }
+};
+
+// Keeps the rows where `pred` is true (null counts as false).
+template <class P>
+  requires(expr::expression<P> || std::same_as<P, bool>)
+[[nodiscard]] constexpr auto filter(P const& pred) {
+  auto e = expr::as_expression(pred);
+  return filter_stage<decltype(e)>{e};
 }
 
 // ---- reduce ---------------------------------------------------------------------------------------
@@ -160,33 +132,52 @@ auto reduce_frame(Frame const& f, Pred const& pred, std::tuple<Aggs...> const& a
 
 }  // namespace detail
 
-// `source | stage` with an explicit stream (and, where the stage allocates columns, a memory
-// resource): run(f | filter(p), reduce(sum(x)), stream).
-template <class Source, class... Aggs>
-[[nodiscard]] auto run(Source const& source, reduce_stage<Aggs...> const& s, stream_ref stream) {
-  if constexpr (requires { source.predicate(); }) {
-    return detail::reduce_frame(source.source(), source.predicate(), s.aggs, stream);
-  } else {
-    return detail::reduce_frame(source, expr::row_marker{}, s.aggs, stream);
+// One pass over the rows (of a filtered frame, the kept rows): one scalar for one aggregation, a
+// std::tuple of scalars for several (structured bindings).
+template <class... Aggs>
+struct reduce_stage {
+  using stage_tag = void;
+  std::tuple<Aggs...> aggs;
+
+  template <class Source>
+    requires requires(Source const& s) { detail::unfiltered_source(s).inputs(); }
+  auto apply(Source const& source, stream_ref stream, resource_ref) const {
+    return detail::reduce_frame(detail::unfiltered_source(source), detail::predicate_of_source(source), aggs, stream);
   }
+};
+
+// Reduces every row (of a filtered frame, every kept row) to one value per aggregation.
+template <class... Aggs>
+  requires(expr::is_aggregation<Aggs> && ...)
+[[nodiscard]] constexpr auto reduce(Aggs const&... aggs) {
+  static_assert(sizeof...(Aggs) > 0, "colx::reduce needs at least one aggregation: reduce(sum(\"x\"_c), ...)");
+  static_assert((!expr::is_group_only<Aggs> && ...),
+                "colx::reduce: nunique(e) counts distinct values per group, inside group_by(...) | aggregate(...); "
+                "over a whole frame call colx::nunique(frame, e)");
+  return reduce_stage<Aggs...>{{aggs...}};
 }
 
-// One scalar for one aggregation, a std::tuple of scalars for several (structured bindings).
-template <class Schema, class... Aggs>
-[[nodiscard]] auto operator|(frame<Schema> const& f, reduce_stage<Aggs...> const& s) {
-  return detail::reduce_frame(f, expr::row_marker{}, s.aggs, stream_ref{});
-}
-template <class Frame, class P, class... Aggs>
-[[nodiscard]] auto operator|(filtered<Frame, P> const& f, reduce_stage<Aggs...> const& s) {
-  return detail::reduce_frame(f.source(), f.predicate(), s.aggs, stream_ref{});
-}
-template <class Schema, class P>
-[[nodiscard]] size_type operator|(frame<Schema> const& f, count_if_stage<P> const& s) {
-  return (f | filter(s.pred) | reduce(count())).value;
-}
-template <class Frame, class P, class Q>
-[[nodiscard]] size_type operator|(filtered<Frame, P> const& f, count_if_stage<Q> const& s) {
-  return (f | filter(s.pred) | reduce(count())).value;
+template <class Pred>
+struct count_if_stage {
+  using stage_tag = void;
+  Pred pred;
+
+  template <class Source>
+    requires requires(Source const& s) { detail::unfiltered_source(s).inputs(); }
+  size_type apply(Source const& source, stream_ref stream, resource_ref mr) const {
+    return reduce_stage<decltype(count())>{{count()}}
+        .apply(filter_stage<Pred>{pred}.apply(source, stream, mr), stream, mr)
+        .to_optional()
+        .value_or(0);
+  }
+};
+
+// The number of rows where `pred` is true.
+template <class P>
+  requires(expr::expression<P> || std::same_as<P, bool>)
+[[nodiscard]] constexpr auto count_if(P const& pred) {
+  auto e = expr::as_expression(pred);
+  return count_if_stage<decltype(e)>{e};
 }
 
 // ---- with_columns ----------------------------------------------------------------------------------
@@ -250,17 +241,25 @@ auto with_columns_impl(Frame const& f, std::tuple<Named...> const& named, stream
 }  // namespace detail
 
 // A new frame: the input's columns (shared, not copied) and one column per named expression,
-// computed together in one pass over the inputs.
-template <class Schema, class... Named>
-[[nodiscard]] auto operator|(frame<Schema> const& f, with_columns_stage<Named...> const& s) {
-  return detail::with_columns_impl(f, s.outputs, stream_ref{}, get_current_resource(f.kind()),
-                                   std::index_sequence_for<Named...>{});
-}
+// computed together in one pass over the inputs. After a filter, the kept rows are collected first.
+template <class... Named>
+struct with_columns_stage {
+  using stage_tag = void;
+  std::tuple<Named...> outputs;
 
-template <class Schema, class... Named>
-[[nodiscard]] auto run(frame<Schema> const& f, with_columns_stage<Named...> const& s, stream_ref stream,
-                       resource_ref mr = get_current_resource()) {
-  return detail::with_columns_impl(f, s.outputs, stream, mr, std::index_sequence_for<Named...>{});
+  template <class Schema>
+  auto apply(frame<Schema> const& f, stream_ref stream, resource_ref mr) const {
+    return detail::with_columns_impl(f, outputs, stream, mr, std::index_sequence_for<Named...>{});
+  }
+};
+
+// New columns from expressions, all evaluated in one pass: with_columns(e.as<"x">(), ...).
+template <class... Named>
+  requires(requires { Named::name; typename std::remove_cvref_t<decltype(std::declval<Named>().expr)>; } && ...)
+[[nodiscard]] constexpr auto with_columns(Named const&... outputs) {
+  static_assert(sizeof...(Named) > 0, "colx::with_columns needs at least one expr.as<\"name\">()");
+  static_assert((requires { Named::name; } && ...), "colx::with_columns takes named expressions: expr.as<\"name\">()");
+  return with_columns_stage<Named...>{{outputs...}};
 }
 
 // ---- collect ---------------------------------------------------------------------------------------

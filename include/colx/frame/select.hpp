@@ -8,7 +8,12 @@
 namespace colx {
 
 template <class... Cols>
-struct select_stage {};
+struct select_stage {
+  using stage_tag = void;
+
+  template <class Schema>
+  auto apply(frame<Schema> const& f, stream_ref, resource_ref) const;
+};
 
 // Columns by name, or renamed with .as<"new">().
 template <class... Cols>
@@ -46,15 +51,12 @@ using selected_field = field<selected<C>::name, typename field_of<Schema, typena
 
 }  // namespace detail
 
-template <class Schema, class... Cols>
-[[nodiscard]] auto operator|(frame<Schema> const& f, select_stage<Cols...>) {
+template <class... Cols>
+template <class Schema>
+auto select_stage<Cols...>::apply(frame<Schema> const& f, stream_ref, resource_ref) const {
   using out = schema<detail::selected_field<Schema, Cols>...>;
   return frame<out>(f.template shared_column_at<Schema::template index_of<typename detail::selected<Cols>::source>>()...)
       .with_index(f.index());
-}
-template <class Frame, class P, class... Cols>
-[[nodiscard]] auto operator|(filtered<Frame, P> const& f, select_stage<Cols...> s) {
-  return f.collect() | s;
 }
 
 }  // namespace colx

@@ -7,6 +7,7 @@
 // every column in one kernel.
 #include <colx/exec/row_keys.hpp>
 #include <colx/frame/gather.hpp>
+#include <colx/frame/stage.hpp>
 
 #include <limits>
 
@@ -197,7 +198,11 @@ template <class Schema, class... Keys>
 
 template <class... Keys>
 struct sort_by_stage {
+  using stage_tag = void;
   tuple<Keys...> keys;
+
+  template <class Schema>
+  frame<Schema> apply(frame<Schema> const& f, stream_ref stream, resource_ref mr) const;
 };
 // f | sort_by("a"_c, desc("b"_c).nulls_first(), ...): every column reordered, stably.
 template <class... Keys>
@@ -240,14 +245,10 @@ frame<Schema> sort_frame(frame<Schema> const& f, tuple<Keys...> const& keys, str
 
 }  // namespace detail
 
-template <class Schema, class... Keys>
-[[nodiscard]] frame<Schema> run(frame<Schema> const& f, sort_by_stage<Keys...> const& s, stream_ref stream,
-                                resource_ref mr = get_current_resource()) {
-  return detail::sort_frame(f, s.keys, stream, mr);
-}
-template <class Schema, class... Keys>
-[[nodiscard]] frame<Schema> operator|(frame<Schema> const& f, sort_by_stage<Keys...> const& s) {
-  return detail::sort_frame(f, s.keys, stream_ref{}, get_current_resource(f.kind()));
+template <class... Keys>
+template <class Schema>
+frame<Schema> sort_by_stage<Keys...>::apply(frame<Schema> const& f, stream_ref stream, resource_ref mr) const {
+  return detail::sort_frame(f, keys, stream, mr);
 }
 
 // The first k rows in the keys' order.
