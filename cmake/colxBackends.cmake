@@ -20,7 +20,10 @@ endmacro()
 # colx_link_backends(<target> [OPENMP] [CUDA] [BUILD_INTERFACE])
 #
 # Adds to the INTERFACE of <target> what the host backend (OPENMP) and the CUDA backend (CUDA) need.
-# OpenMP::OpenMP_CXX, CUDA::cudart and CCCL::CCCL must exist for the parts asked for.
+# OpenMP::OpenMP_CXX and CCCL::CCCL must exist for the parts asked for. The CUDA runtime is not
+# linked here: CMake links one into every target with CUDA sources (CMAKE_CUDA_RUNTIME_LIBRARY,
+# static by default), and adding CUDA::cudart too put two runtimes on a consumer's link line. Code
+# that g++ compiles never calls the runtime (COLX_HAS_CUDA is 0 there).
 # BUILD_INTERFACE wraps everything in $<BUILD_INTERFACE:...>, so that it stays out of the exported
 # target: the installed package decides again, on the consumer's machine, in colxConfig.cmake.
 function(colx_link_backends target)
@@ -40,7 +43,7 @@ function(colx_link_backends target)
   endif()
   if(arg_CUDA)
     target_compile_features(${target} INTERFACE "${open}cuda_std_20${close}")
-    target_link_libraries(${target} INTERFACE "${open}CUDA::cudart${close}" "${open}CCCL::CCCL${close}")
+    target_link_libraries(${target} INTERFACE "${open}CCCL::CCCL${close}")
     # libcu++ (CCCL 3.0) hides the cuda::mr resource concepts behind this switch.
     target_compile_definitions(${target} INTERFACE
       "${open}LIBCUDACXX_ENABLE_EXPERIMENTAL_MEMORY_RESOURCE${close}")

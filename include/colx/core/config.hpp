@@ -5,6 +5,13 @@
 #include <cstdint>
 
 #if defined(__CUDACC__)
+// libcu++ (CCCL 3.0) keeps the cuda::mr resource concepts colx's resources are shaped on behind
+// this switch; set it here so that a plain `nvcc -std=c++20 -I include` works. It must come
+// before libcu++'s <cuda/memory_resource>: include colx before other CUDA headers, or define it
+// on the command line (the CMake target colx::colx does).
+#  ifndef LIBCUDACXX_ENABLE_EXPERIMENTAL_MEMORY_RESOURCE
+#    define LIBCUDACXX_ENABLE_EXPERIMENTAL_MEMORY_RESOURCE
+#  endif
 #  define COLX_HAS_CUDA 1
 #  define COLX_HOST_DEVICE __host__ __device__
 #  define COLX_DEVICE __device__
