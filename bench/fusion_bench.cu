@@ -187,8 +187,8 @@ void q6(bench_context& ctx, size_type n) {
   scalar<double> result;
   double const fused = ctx.time([&] { result = li | pred | agg; });
   ctx.report("Q6 colx filter | reduce, fused, " + rows, fused, bytes, ctx.copy_gbs, "copy", cub_ms);
-  std::printf("    revenue: colx %.6f, CUB %.6f (relative difference %.2e)\n", result.value, cub_result,
-              (result.value - cub_result) / cub_result);
+  std::printf("    revenue: colx %.6f, CUB %.6f (relative difference %.2e)\n", result.value(), cub_result,
+              (result.value() - cub_result) / cub_result);
   // Unfused: materialise the predicate and the product, then a masked sum.
   double const unfused = ctx.time([&] {
     auto const g = li | with_columns(("l_shipdate"_c >= date(1994, 1, 1) && "l_shipdate"_c < date(1995, 1, 1) &&

@@ -43,7 +43,7 @@ outcome workload() {
     for (auto const& f : live) {
       auto const doubled = f | with_columns(("v"_c * 2.0).as<"w">());
       auto const s = doubled | filter("k"_c < std::int64_t{rows / 2}) | reduce(sum("w"_c));
-      out.sums.push_back(s.value);
+      out.sums.push_back(s.value());
     }
   } catch (colx::out_of_memory const& e) {
     out.out_of_memory = true;

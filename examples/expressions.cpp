@@ -35,8 +35,8 @@ int main() {
     // Filter and reduce fused: no filtered column is ever written.
     auto const northish = f | colx::filter(colx::starts_with("region"_c, "no") && "qty"_c >= 2);
     auto const [total, rows, avg] = northish | colx::reduce(colx::sum("price"_c * "qty"_c), colx::count(), colx::mean("price"_c));
-    std::printf("north, qty >= 2: %lld rows, revenue %.2f, mean price %.3f\n", static_cast<long long>(rows.value),
-                total.value, avg.value);
+    std::printf("north, qty >= 2: %lld rows, revenue %.2f, mean price %.3f\n", static_cast<long long>(rows.value()),
+                total.value(), avg.value());
     std::printf("rows without a price: %lld\n", static_cast<long long>(f | colx::count_if(colx::is_null("price"_c))));
   } catch (colx::cuda_error const& e) {
     std::printf("no usable GPU: %s\n", e.what());

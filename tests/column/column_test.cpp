@@ -478,22 +478,67 @@ TEST_CASE("column: data_type equality and names", "[column][types]") {
 
 TEST_CASE("scalar: scalar<T>", "[column][scalar]") {
   STATIC_REQUIRE(std::is_trivially_copyable_v<colx::scalar<double>>);
+  STATIC_REQUIRE(std::is_trivially_copyable_v<colx::scalar<colx::decimal128>>);
   colx::scalar<std::int32_t> const null;
   CHECK_FALSE(null.is_valid());
+  CHECK_FALSE(null.has_value());
   CHECK_FALSE(null.to_optional().has_value());
   colx::scalar<std::int32_t> const five = 5;
   CHECK(five.is_valid());
+  CHECK(five.has_value());
   CHECK(five.to_optional() == std::optional<std::int32_t>{5});
   CHECK(five == colx::scalar<std::int32_t>{5});
+  CHECK(five == 5);
   CHECK_FALSE(five == colx::scalar<std::int32_t>{6});
   CHECK_FALSE(five == null);
   CHECK(null == colx::null_scalar<std::int32_t>());
-  // Null scalars are equal whatever value they happen to hold.
-  colx::scalar<std::int32_t> odd_null;
-  odd_null.value = 99;
-  CHECK(odd_null == null);
   STATIC_REQUIRE(colx::scalar<std::int64_t>{3}.is_valid());
   STATIC_REQUIRE(!colx::null_scalar<float>().is_valid());
+}
+
+TEST_CASE("scalar: read like std::optional", "[column][scalar]") {
+  colx::scalar<double> const null;
+  colx::scalar<double> const half = 0.5;
+  CHECK(half.value() == 0.5);
+  CHECK(*half == 0.5);
+  CHECK(half.value_or(7) == 0.5);
+  CHECK(null.value_or(7) == 7.0);
+  CHECK(*null == 0.0);  // a null scalar holds T{}
+  CHECK_THROWS_AS(null.value(), colx::logic_error);
+  CHECK_THROWS_WITH(null.value(), Catch::Contains("the scalar is null"));
+  STATIC_REQUIRE(colx::scalar<int>{4}.value() == 4);
+  STATIC_REQUIRE(*colx::scalar<int>{4} == 4);
+  STATIC_REQUIRE(colx::null_scalar<int>().value_or(-1) == -1);
+  // scalar<bool>: validity and truth are two questions, so neither is an operator bool.
+  STATIC_REQUIRE(!std::is_constructible_v<bool, colx::scalar<bool>>);
+  colx::scalar<bool> const no = false;
+  CHECK(no.has_value());
+  CHECK_FALSE(*no);
+  CHECK_FALSE(no.value());
+  colx::scalar<colx::decimal64> const d = colx::decimal64{-125};
+  CHECK(d.value().unscaled == -125);
+}
+
+// A reduction's result, read on the host as a user would.
+TEST_CASE("scalar: reductions of 0, 1 and 3 rows, with nulls", "[column][scalar]") {
+  using namespace colx::literals;
+  using schema = colx::schema<colx::field<"x", std::int64_t>>;
+  auto const mr = colx::test::backend_resource();
+  auto const of = [&](std::vector<std::optional<std::int64_t>> const& v) {
+    return colx::frame<schema>(colx::make_column(v, {}, mr));
+  };
+  auto const empty = of({}) | colx::reduce(colx::sum("x"_c));
+  CHECK_FALSE(empty.has_value());
+  CHECK(empty.value_or(-1) == -1);
+  CHECK_THROWS_AS(empty.value(), colx::logic_error);
+  auto const one = of({{7}}) | colx::reduce(colx::sum("x"_c));
+  CHECK(one.value() == 7);
+  auto const [sum, n, big] = of({{1}, std::nullopt, {4}}) | colx::reduce(colx::sum("x"_c), colx::count(), colx::max("x"_c));
+  CHECK(*sum == 5);
+  CHECK(n.value() == 3);
+  CHECK(big.value() == 4);
+  auto const nulls = of({std::nullopt, std::nullopt, std::nullopt}) | colx::reduce(colx::max("x"_c));
+  CHECK_FALSE(nulls.has_value());
 }
 
 TEST_CASE("scalar: any_scalar and its checked casts", "[column][scalar][errors]") {
@@ -512,10 +557,10 @@ TEST_CASE("scalar: any_scalar and its checked casts", "[column][scalar][errors]"
 
   colx::any_scalar const dec(colx::scalar<colx::decimal128>{colx::decimal128{-(colx::int128_t{1} << 90)}}, -4);
   CHECK(dec.type() == colx::data_type(colx::type_id::decimal128, -4));
-  CHECK(dec.as<colx::decimal128>().value.unscaled == -(colx::int128_t{1} << 90));
+  CHECK(dec.as<colx::decimal128>().value().unscaled == -(colx::int128_t{1} << 90));
 
   colx::any_scalar const ts = colx::scalar<colx::timestamp_us>{colx::timestamp_us{-12}};
-  CHECK(ts.as<colx::timestamp_us>().value == colx::timestamp_us{-12});
+  CHECK(ts.as<colx::timestamp_us>().value() == colx::timestamp_us{-12});
   CHECK_THROWS_AS(ts.as<colx::duration_us>(), colx::schema_error);
 
   colx::any_scalar const s(std::optional<std::string>{"héllo"});

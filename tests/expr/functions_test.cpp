@@ -652,8 +652,8 @@ TEST_CASE("functions: string comparisons, starts_with, ends_with, contains and l
                            colx::any(colx::length("s"_c) > 4));
       CHECK(sum_len == (valid > 0 ? colx::scalar<std::int64_t>(len_sum) : colx::scalar<std::int64_t>{}));
       CHECK(max_len == (valid > 0 ? colx::scalar<std::int32_t>(len_max) : colx::scalar<std::int32_t>{}));
-      CHECK(count_s.value == valid);
-      CHECK(any_long.value == (len_max > 4));
+      CHECK(count_s.value() == valid);
+      CHECK(any_long.value() == (len_max > 4));
       auto const k_of_ab = f | colx::filter(colx::starts_with("s"_c, "ab")) | colx::reduce(colx::sum("k"_c));
       CHECK(k_of_ab == (any_k ? colx::scalar<std::int64_t>(k_sum) : colx::scalar<std::int64_t>{}));
     }

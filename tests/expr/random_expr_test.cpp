@@ -238,20 +238,20 @@ void check_aggregates(char const* tree, colx::scalar<Sum> const& sum, colx::scal
     if (!hi || *hi < *v) { hi = *v; }
   }
   CHECK(count == colx::scalar<size_type>(valid));
-  REQUIRE(sum.valid == (valid > 0));
-  REQUIRE(min.valid == (valid > 0));
-  REQUIRE(max.valid == (valid > 0));
+  REQUIRE(sum.has_value() == (valid > 0));
+  REQUIRE(min.has_value() == (valid > 0));
+  REQUIRE(max.has_value() == (valid > 0));
   if (valid == 0) { return; }
   if constexpr (std::is_floating_point_v<T>) {
     // Any order of n additions errs by at most n u sum|x| (twice that for the reference and fma).
     double const tolerance = 2.0 * static_cast<double>(valid) * 0x1p-53 * static_cast<double>(magnitude) + 1e-12;
-    CHECK(sum.value == Approx(static_cast<double>(fsum)).epsilon(0).margin(tolerance));
-    CHECK(close(min.value, *lo));
-    CHECK(close(max.value, *hi));
+    CHECK(sum.value() == Approx(static_cast<double>(fsum)).epsilon(0).margin(tolerance));
+    CHECK(close(min.value(), *lo));
+    CHECK(close(max.value(), *hi));
   } else {
-    CHECK(sum.value == static_cast<Sum>(isum));
-    CHECK(min.value == *lo);
-    CHECK(max.value == *hi);
+    CHECK(sum.value() == static_cast<Sum>(isum));
+    CHECK(min.value() == *lo);
+    CHECK(max.value() == *hi);
   }
 }
 
@@ -341,7 +341,7 @@ TEST_CASE("random expressions: the same trees behind a filter", "[expr][random]"
       }
       want13 = want13 || r13(x).value_or(false);
     }
-    CHECK(n.value == want_n);
+    CHECK(n.value() == want_n);
     CHECK(s3 == (valid3 > 0 ? colx::scalar<std::int64_t>(want3) : colx::scalar<std::int64_t>{}));
     CHECK(s10 == (valid10 > 0 ? colx::scalar<std::int64_t>(want10) : colx::scalar<std::int64_t>{}));
     CHECK(any13 == colx::scalar<bool>(want13));

@@ -167,35 +167,35 @@ TEST_CASE("reduce: every aggregation of a nullable int32 column", "[expr][reduce
                          colx::count_valid("k"_c), colx::mean("k"_c), colx::var("k"_c), colx::std("k"_c), colx::argmin("k"_c),
                          colx::argmax("k"_c));
     reference<std::int32_t> const ref(k);
-    CHECK(rows.value == n);
-    CHECK(rows_k.value == n);
-    CHECK(valid_k.value == ref.valid);
-    CHECK(rows.valid);
-    CHECK(valid_k.valid);
+    CHECK(rows.value() == n);
+    CHECK(rows_k.value() == n);
+    CHECK(valid_k.value() == ref.valid);
+    CHECK(rows.has_value());
+    CHECK(valid_k.has_value());
     if (ref.valid == 0) {
-      CHECK_FALSE(sum.valid);
-      CHECK_FALSE(mn.valid);
-      CHECK_FALSE(mx.valid);
-      CHECK_FALSE(mean.valid);
-      CHECK_FALSE(amin.valid);
-      CHECK_FALSE(amax.valid);
+      CHECK_FALSE(sum.has_value());
+      CHECK_FALSE(mn.has_value());
+      CHECK_FALSE(mx.has_value());
+      CHECK_FALSE(mean.has_value());
+      CHECK_FALSE(amin.has_value());
+      CHECK_FALSE(amax.has_value());
     } else {
       CHECK(sum == colx::scalar<std::int64_t>(ref.int_sum));
       CHECK(mn == colx::scalar<std::int32_t>(*ref.min));
       CHECK(mx == colx::scalar<std::int32_t>(*ref.max));
       CHECK(amin == colx::scalar<size_type>(ref.argmin));
       CHECK(amax == colx::scalar<size_type>(ref.argmax));
-      REQUIRE(mean.valid);
-      CHECK(mean.value == within(static_cast<double>(ref.mean), ref.mean_tolerance()));
+      REQUIRE(mean.has_value());
+      CHECK(mean.value() == within(static_cast<double>(ref.mean), ref.mean_tolerance()));
     }
     if (ref.valid < 2) {
-      CHECK_FALSE(var.valid);
-      CHECK_FALSE(sd.valid);
+      CHECK_FALSE(var.has_value());
+      CHECK_FALSE(sd.has_value());
     } else {
-      REQUIRE(var.valid);
-      REQUIRE(sd.valid);
-      CHECK(var.value == within(ref.var(), ref.var_tolerance()));
-      CHECK(sd.value == within(std::sqrt(ref.var()), ref.std_tolerance()));
+      REQUIRE(var.has_value());
+      REQUIRE(sd.has_value());
+      CHECK(var.value() == within(ref.var(), ref.var_tolerance()));
+      CHECK(sd.value() == within(std::sqrt(ref.var()), ref.std_tolerance()));
     }
   }
 }
@@ -208,23 +208,23 @@ TEST_CASE("reduce: every aggregation of a nullable double column", "[expr][reduc
     colx::frame<double_schema> const f(column_of(x));
     auto const [sum, mn, mx, valid, mean, var, sd, amin, amax] = reduce_all(f);
     reference<double> const ref(x);
-    CHECK(valid.value == ref.valid);
-    REQUIRE(sum.valid == (ref.valid > 0));
-    REQUIRE(mn.valid == (ref.valid > 0));
-    REQUIRE(mean.valid == (ref.valid > 0));
-    REQUIRE(var.valid == (ref.valid > 1));
-    REQUIRE(sd.valid == (ref.valid > 1));
+    CHECK(valid.value() == ref.valid);
+    REQUIRE(sum.has_value() == (ref.valid > 0));
+    REQUIRE(mn.has_value() == (ref.valid > 0));
+    REQUIRE(mean.has_value() == (ref.valid > 0));
+    REQUIRE(var.has_value() == (ref.valid > 1));
+    REQUIRE(sd.has_value() == (ref.valid > 1));
     if (ref.valid > 0) {
-      CHECK(sum.value == within(static_cast<double>(ref.sum), ref.sum_tolerance()));
-      CHECK(mn.value == *ref.min);  // min and max are exact
-      CHECK(mx.value == *ref.max);
+      CHECK(sum.value() == within(static_cast<double>(ref.sum), ref.sum_tolerance()));
+      CHECK(mn.value() == *ref.min);  // min and max are exact
+      CHECK(mx.value() == *ref.max);
       CHECK(amin == colx::scalar<size_type>(ref.argmin));
       CHECK(amax == colx::scalar<size_type>(ref.argmax));
-      CHECK(mean.value == within(static_cast<double>(ref.mean), ref.mean_tolerance()));
+      CHECK(mean.value() == within(static_cast<double>(ref.mean), ref.mean_tolerance()));
     }
     if (ref.valid > 1) {
-      CHECK(var.value == within(ref.var(), ref.var_tolerance()));
-      CHECK(sd.value == within(std::sqrt(ref.var()), ref.std_tolerance()));
+      CHECK(var.value() == within(ref.var(), ref.var_tolerance()));
+      CHECK(sd.value() == within(std::sqrt(ref.var()), ref.std_tolerance()));
     }
   }
 }
@@ -237,14 +237,14 @@ TEST_CASE("reduce: with no valid input, only counts, any and all have a value", 
     auto const nn = static_cast<std::size_t>(n);
     colx::frame<double_schema> const f(column_of(optionals<double>(nn)));
     auto const [sum, mn, mx, valid, mean, var, sd, amin, amax] = reduce_all(f);
-    CHECK_FALSE(sum.valid);
-    CHECK_FALSE(mn.valid);
-    CHECK_FALSE(mx.valid);
-    CHECK_FALSE(mean.valid);
-    CHECK_FALSE(var.valid);
-    CHECK_FALSE(sd.valid);
-    CHECK_FALSE(amin.valid);
-    CHECK_FALSE(amax.valid);
+    CHECK_FALSE(sum.has_value());
+    CHECK_FALSE(mn.has_value());
+    CHECK_FALSE(mx.has_value());
+    CHECK_FALSE(mean.has_value());
+    CHECK_FALSE(var.has_value());
+    CHECK_FALSE(sd.has_value());
+    CHECK_FALSE(amin.has_value());
+    CHECK_FALSE(amax.has_value());
     CHECK(valid == colx::scalar<size_type>(0));
     auto const [rows, rows_x, any, all] =
         f | colx::reduce(colx::count(), colx::count("x"_c), colx::any("x"_c > 0.0), colx::all("x"_c > 0.0));
@@ -266,21 +266,21 @@ TEST_CASE("reduce: with no valid input, only counts, any and all have a value", 
 TEST_CASE("reduce: var and std need two valid values (ddof 1)", "[expr][reduce]") {
   colx::frame<double_schema> const one(column_of(optionals<double>{std::nullopt, {4.0}, std::nullopt}));
   auto const r1 = reduce_all(one);
-  CHECK_FALSE(std::get<5>(r1).valid);  // var
-  CHECK_FALSE(std::get<6>(r1).valid);  // std
+  CHECK_FALSE(std::get<5>(r1).has_value());  // var
+  CHECK_FALSE(std::get<6>(r1).has_value());  // std
   CHECK(std::get<4>(r1) == colx::scalar<double>(4.0));
 
   colx::frame<double_schema> const two(column_of(optionals<double>{{1.0}, std::nullopt, {3.0}}));
   auto const r2 = reduce_all(two);
   CHECK(std::get<5>(r2) == colx::scalar<double>(2.0));  // ((1 - 2)^2 + (3 - 2)^2) / (2 - 1)
-  CHECK(std::get<6>(r2).value == Approx(std::sqrt(2.0)).epsilon(1e-15));
+  CHECK(std::get<6>(r2).value() == Approx(std::sqrt(2.0)).epsilon(1e-15));
   CHECK(std::get<4>(r2) == colx::scalar<double>(2.0));
 
   // Exact on small integers: 2, 4, 4, 4, 5, 5, 7, 9 has mean 5 and sample variance 32 / 7.
   colx::frame<double_schema> const eight(column_of(optionals<double>{{2.0}, {4.0}, {4.0}, {4.0}, {5.0}, {5.0}, {7.0}, {9.0}}));
   auto const r8 = reduce_all(eight);
   CHECK(std::get<4>(r8) == colx::scalar<double>(5.0));
-  CHECK(std::get<5>(r8).value == Approx(32.0 / 7.0).epsilon(1e-15));
+  CHECK(std::get<5>(r8).value() == Approx(32.0 / 7.0).epsilon(1e-15));
 }
 
 // ---- ties, NaN -------------------------------------------------------------------------------------
@@ -333,10 +333,10 @@ TEST_CASE("reduce: argmin and argmax ties go to the first row, across chunks and
 
   // Behind a filter, rows keep their numbers in the frame.
   auto const [fa, fb] = f | colx::filter("k"_c > 1 && "k"_c < 5000) | colx::reduce(colx::argmin("k"_c), colx::argmax("x"_c));
-  REQUIRE(fa.valid);
-  REQUIRE(fb.valid);
-  CHECK(k[static_cast<std::size_t>(fa.value)].value_or(0) > 1);
-  CHECK(x[static_cast<std::size_t>(fb.value)].value_or(0.0) < 5000.0);
+  REQUIRE(fa.has_value());
+  REQUIRE(fb.has_value());
+  CHECK(k[static_cast<std::size_t>(fa.value())].value_or(0) > 1);
+  CHECK(x[static_cast<std::size_t>(fb.value())].value_or(0.0) < 5000.0);
 }
 
 TEST_CASE("reduce: min, max, argmin and argmax skip NaN unless there is nothing else", "[expr][reduce]") {
@@ -348,14 +348,14 @@ TEST_CASE("reduce: min, max, argmin and argmax skip NaN unless there is nothing 
   CHECK(amin == colx::scalar<size_type>(4));
   CHECK(amax == colx::scalar<size_type>(5));
   CHECK(valid == colx::scalar<size_type>(6));  // NaN is a value, not a null
-  CHECK(std::isnan(sum.value));
+  CHECK(std::isnan(sum.value()));
 
   colx::frame<double_schema> const all_nan(column_of(optionals<double>{std::nullopt, {nan}, {nan}}));
   auto const [nsum, nmin, nmax, nvalid, nmean, nvar, nsd, namin, namax] = reduce_all(all_nan);
-  REQUIRE(nmin.valid);
-  REQUIRE(nmax.valid);
-  CHECK(std::isnan(nmin.value));
-  CHECK(std::isnan(nmax.value));
+  REQUIRE(nmin.has_value());
+  REQUIRE(nmax.has_value());
+  CHECK(std::isnan(nmin.value()));
+  CHECK(std::isnan(nmax.value()));
   CHECK(namin == colx::scalar<size_type>(1));
   CHECK(namax == colx::scalar<size_type>(1));
 }
@@ -403,7 +403,7 @@ TEST_CASE("reduce: result types", "[expr][reduce]") {
   // One aggregation gives a scalar, not a tuple.
   auto const one = f | colx::reduce(colx::count());
   STATIC_REQUIRE(std::is_same_v<std::remove_cvref_t<decltype(one)>, colx::scalar<size_type>>);
-  CHECK(one.value == 4);
+  CHECK(one.value() == 4);
 }
 
 TEST_CASE("reduce: integer sums are exact, and wrap like the element-wise operations", "[expr][reduce]") {
@@ -518,16 +518,16 @@ TEST_CASE("reduce: aggregations of expressions, filtered, over not_null and null
       a_sum += a[r];
       want_kmax = std::max(want_kmax, k[r]);
     }
-    REQUIRE(ab.valid == (ab_valid > 0));
-    if (ab.valid) {
-      CHECK(ab.value == within(static_cast<double>(want_ab), 2.0 * static_cast<double>(ab_valid) * unit_roundoff * static_cast<double>(ab_abs)));
+    REQUIRE(ab.has_value() == (ab_valid > 0));
+    if (ab.has_value()) {
+      CHECK(ab.value() == within(static_cast<double>(want_ab), 2.0 * static_cast<double>(ab_valid) * unit_roundoff * static_cast<double>(ab_abs)));
     }
     CHECK(km_sum == (km_ok > 0 ? colx::scalar<std::int64_t>(want_km) : colx::scalar<std::int64_t>{}));
     CHECK(km_rows == colx::scalar<size_type>(n));  // count(e) counts null rows too
     CHECK(km_valid == colx::scalar<size_type>(km_ok));
-    REQUIRE(a_mean.valid == (n > 0));
+    REQUIRE(a_mean.has_value() == (n > 0));
     if (n > 0) {
-      CHECK(a_mean.value == within(static_cast<double>(a_sum / static_cast<long double>(n)), 8.0 * static_cast<double>(n) * unit_roundoff));
+      CHECK(a_mean.value() == within(static_cast<double>(a_sum / static_cast<long double>(n)), 8.0 * static_cast<double>(n) * unit_roundoff));
       CHECK(k_max == colx::scalar<std::int32_t>(want_kmax));
     }
 
@@ -553,9 +553,9 @@ TEST_CASE("reduce: aggregations of expressions, filtered, over not_null and null
     }
     CHECK(kept == colx::scalar<size_type>(want_kept));
     CHECK(kept_b == colx::scalar<size_type>(want_kept_b));
-    REQUIRE(b_sum.valid == (want_kept_b > 0));
-    if (b_sum.valid) {
-      CHECK(b_sum.value == within(static_cast<double>(want_b), 2.0 * static_cast<double>(want_kept_b) * unit_roundoff * static_cast<double>(b_abs)));
+    REQUIRE(b_sum.has_value() == (want_kept_b > 0));
+    if (b_sum.has_value()) {
+      CHECK(b_sum.value() == within(static_cast<double>(want_b), 2.0 * static_cast<double>(want_kept_b) * unit_roundoff * static_cast<double>(b_abs)));
     }
     CHECK(kept2 == colx::scalar<size_type>(want_kept2));
     CHECK(m_sum == (want_kept2 > 0 ? colx::scalar<std::int64_t>(want_m) : colx::scalar<std::int64_t>{}));
@@ -585,17 +585,17 @@ TEST_CASE("reduce: floating-point results repeat bit for bit", "[expr][reduce]")
     auto const filtered = f | colx::filter("y"_c > 0.0) | colx::reduce(colx::sum("x"_c), colx::var("x"_c));
     for (int round = 0; round < 3; ++round) {
       auto const again = run();
-      CHECK(same_bits(std::get<0>(again).value, std::get<0>(first).value));
-      CHECK(same_bits(std::get<1>(again).value, std::get<1>(first).value));
-      CHECK(same_bits(std::get<2>(again).value, std::get<2>(first).value));
-      CHECK(same_bits(std::get<3>(again).value, std::get<3>(first).value));
-      CHECK(same_bits(std::get<4>(again).value, std::get<4>(first).value));
+      CHECK(same_bits(std::get<0>(again).value(), std::get<0>(first).value()));
+      CHECK(same_bits(std::get<1>(again).value(), std::get<1>(first).value()));
+      CHECK(same_bits(std::get<2>(again).value(), std::get<2>(first).value()));
+      CHECK(same_bits(std::get<3>(again).value(), std::get<3>(first).value()));
+      CHECK(same_bits(std::get<4>(again).value(), std::get<4>(first).value()));
       auto const filtered_again = f | colx::filter("y"_c > 0.0) | colx::reduce(colx::sum("x"_c), colx::var("x"_c));
-      CHECK(same_bits(std::get<0>(filtered_again).value, std::get<0>(filtered).value));
-      CHECK(same_bits(std::get<1>(filtered_again).value, std::get<1>(filtered).value));
+      CHECK(same_bits(std::get<0>(filtered_again).value(), std::get<0>(filtered).value()));
+      CHECK(same_bits(std::get<1>(filtered_again).value(), std::get<1>(filtered).value()));
     }
     // And the sum is right.
     reference<double> const ref(x);
-    CHECK(std::get<0>(first).value == within(static_cast<double>(ref.sum), ref.sum_tolerance()));
+    CHECK(std::get<0>(first).value() == within(static_cast<double>(ref.sum), ref.sum_tolerance()));
   }
 }

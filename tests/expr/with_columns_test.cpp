@@ -247,7 +247,7 @@ TEST_CASE("with_columns: an empty frame gives empty columns of the right types",
   CHECK(g["a2"_c].size() == 0);
   CHECK(g["kb"_c].size() == 0);
   CHECK(g["kh"_c].null_count() == 0);
-  CHECK((g | colx::reduce(colx::count())).value == 0);
+  CHECK((g | colx::reduce(colx::count())).value() == 0);
 }
 
 // ---- timestamps ------------------------------------------------------------------------------------
@@ -303,7 +303,7 @@ TEST_CASE("with_columns: derived columns feed with_columns, filter, collect and 
     check_column(h["score"_c], score, true);
 
     auto const [rows, buckets] = h | colx::filter("score"_c > 0.5) | colx::reduce(colx::count(), colx::sum("bucket"_c));
-    CHECK(rows.value == kept);
+    CHECK(rows.value() == kept);
     CHECK(buckets == (kept > 0 ? colx::scalar<std::int64_t>(bucket_sum) : colx::scalar<std::int64_t>{}));
 
     auto const c = (h | colx::filter("score"_c > 0.5)).collect();

@@ -620,8 +620,8 @@ TEST_CASE("group_by: var and std of values far from zero, whatever a group's fir
   }
   // reduce agrees on group 1's rows.
   auto const group1 = f | colx::filter("k"_c == 1) | colx::reduce(colx::var("v"_c));
-  REQUIRE(group1.valid);
-  CHECK(group1.value == Approx(5.0 / 3.0).epsilon(1e-6));
+  REQUIRE(group1.has_value());
+  CHECK(group1.value() == Approx(5.0 / 3.0).epsilon(1e-6));
 }
 
 TEST_CASE("group_by: output goes to the given memory, the work memory comes back", "[frame]") {

@@ -167,7 +167,7 @@ TEST_CASE("spilling: live frames twice the memory limit complete with the result
     for (int f = 0; f < frames; ++f) {
       auto const doubled = live[f] | colx::with_columns(("v"_c * 2.0).as<"w">());
       auto const sum = doubled | colx::filter("k"_c < std::int64_t{500}) | colx::reduce(colx::sum("w"_c));
-      out.push_back(sum.value);
+      out.push_back(sum.value());
     }
     return out;
   };
@@ -205,7 +205,7 @@ TEST_CASE("spilling: live frames twice the memory limit complete with the result
     CHECK(threw);
     REQUIRE_FALSE(live.empty());
     auto const count = live.front() | colx::reduce(colx::count_valid("v"_c));
-    CHECK(count.value == static_cast<std::int64_t>(rows - (rows + 96) / 97));
+    CHECK(count.value() == static_cast<std::int64_t>(rows - (rows + 96) / 97));
     live.clear();
   }
 }

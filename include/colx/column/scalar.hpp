@@ -2,6 +2,7 @@
 #pragma once
 // A single value that may be null: what reductions return and fills take. scalar<T> is
 // trivially copyable and passes by value into kernels; any_scalar is its run-time typed twin.
+#include <colx/core/config.hpp>
 #include <colx/core/error.hpp>
 #include <colx/types/data_type.hpp>
 
@@ -12,19 +13,43 @@
 
 namespace colx {
 
+// Read it like std::optional: has_value(), value() (checked: throws colx::logic_error when null),
+// value_or(x), *s (unchecked; a null scalar holds T{}). There is deliberately no operator bool:
+// for scalar<bool>, which any() and all() return, `if (s)` would ask "is it valid?" where the
+// reader means "is it true?" (std::optional<bool>'s old trap), so say has_value() or *s.
 template <class T>
-struct scalar {
-  T value{};
-  bool valid = false;
+class scalar {
+ public:
+  using value_type = T;
 
   constexpr scalar() noexcept = default;
-  constexpr COLX_HOST_DEVICE scalar(T v) noexcept : value(v), valid(true) {}  // NOLINT: a value is a valid scalar
+  constexpr COLX_HOST_DEVICE scalar(T v) noexcept : _value(v), _valid(true) {}  // NOLINT: a value is a valid scalar
 
-  [[nodiscard]] constexpr COLX_HOST_DEVICE bool is_valid() const noexcept { return valid; }
-  [[nodiscard]] std::optional<T> to_optional() const { return valid ? std::optional<T>(value) : std::nullopt; }
-  friend constexpr bool operator==(scalar const& a, scalar const& b) noexcept {
-    return a.valid == b.valid && (!a.valid || a.value == b.value);
+  [[nodiscard]] constexpr COLX_HOST_DEVICE bool has_value() const noexcept { return _valid; }
+  [[nodiscard]] constexpr COLX_HOST_DEVICE bool is_valid() const noexcept { return _valid; }
+
+  // Host only: a kernel cannot throw, so device code tests has_value() and reads *s.
+  [[nodiscard]] constexpr T value() const {
+    if (!_valid) {
+      COLX_FAIL("scalar::value(): the scalar is null (an aggregate of no rows, or of nulls only); test has_value() or "
+                "use value_or()");
+    }
+    return _value;
   }
+  [[nodiscard]] constexpr COLX_HOST_DEVICE T operator*() const noexcept { return _value; }
+  template <class U>
+  [[nodiscard]] constexpr COLX_HOST_DEVICE T value_or(U&& fallback) const {
+    return _valid ? _value : static_cast<T>(std::forward<U>(fallback));
+  }
+  [[nodiscard]] std::optional<T> to_optional() const { return _valid ? std::optional<T>(_value) : std::nullopt; }
+
+  friend constexpr bool operator==(scalar const& a, scalar const& b) noexcept {
+    return a._valid == b._valid && (!a._valid || a._value == b._value);
+  }
+
+ private:
+  T _value{};  // T{} while null, so *s on a null scalar is defined
+  bool _valid = false;
 };
 
 // A null scalar of T.
@@ -39,9 +64,10 @@ class any_scalar {
   template <class T>
     requires fixed_width_element<T>
   any_scalar(scalar<T> const& s, std::int32_t scale = 0)  // NOLINT
-      : _type(data_type_of<T>(scale)), _valid(s.valid) {
+      : _type(data_type_of<T>(scale)), _valid(s.has_value()) {
     static_assert(sizeof(T) <= sizeof(_storage), "a fixed-width element must fit an any_scalar");
-    std::memcpy(_storage, &s.value, sizeof(T));
+    T const v = *s;
+    std::memcpy(_storage, &v, sizeof(T));
   }
   // A string scalar; std::nullopt is null.
   explicit any_scalar(std::optional<std::string> s) : _type(type_id::string), _valid(s.has_value()), _string(s.value_or("")) {}
@@ -55,10 +81,10 @@ class any_scalar {
     static_assert(fixed_width_element<T>, "any_scalar::as<T>() needs a fixed-width T; use as_string() for strings");
     COLX_EXPECTS_AS(schema_error, _type.id() == type_to_id<T>, "scalar has type ", _type.to_string(),
                     ", not the requested ", to_string(type_to_id<T>));
-    scalar<T> out;
-    std::memcpy(&out.value, _storage, sizeof(T));
-    out.valid = _valid;
-    return out;
+    if (!_valid) { return scalar<T>{}; }
+    T v{};
+    std::memcpy(&v, _storage, sizeof(T));
+    return scalar<T>(v);
   }
   [[nodiscard]] std::optional<std::string> as_string() const {
     COLX_EXPECTS_AS(schema_error, _type.id() == type_id::string, "scalar has type ", _type.to_string(), ", not string");
