@@ -47,19 +47,24 @@ if(COLX_PKG_BUILD_TYPE)
   list(APPEND args "-DCMAKE_BUILD_TYPE=${COLX_PKG_BUILD_TYPE}")
 endif()
 
-# A fresh consumer build every time: it must not see a cache from an earlier colx.
+# A fresh consumer every time: it must not see a cache from an earlier colx. Its source folder is
+# laid out as the README's: CMakeLists.txt and app.cpp side by side.
 file(REMOVE_RECURSE "${COLX_PKG_CONSUMER_BINARY}")
+set(consumer_source "${COLX_PKG_CONSUMER_BINARY}/source")
+file(MAKE_DIRECTORY "${consumer_source}")
+file(COPY "${COLX_PKG_CONSUMER_SOURCE}/CMakeLists.txt" "${COLX_PKG_CONSUMER_SOURCE}/../app.cpp"
+     DESTINATION "${consumer_source}")
 colx_pkg_run("configure of the ${COLX_PKG_STEP} consumer"
-  "${CMAKE_COMMAND}" -S "${COLX_PKG_CONSUMER_SOURCE}" -B "${COLX_PKG_CONSUMER_BINARY}"
+  "${CMAKE_COMMAND}" -S "${consumer_source}" -B "${COLX_PKG_CONSUMER_BINARY}/build"
   -G "${colx_generator}" "-DCMAKE_CXX_COMPILER=${colx_cxx_compiler}"
   "-DCMAKE_PREFIX_PATH=${prefix_path}" ${args})
 colx_pkg_run("build of the ${COLX_PKG_STEP} consumer"
-  "${CMAKE_COMMAND}" --build "${COLX_PKG_CONSUMER_BINARY}" ${config_args})
+  "${CMAKE_COMMAND}" --build "${COLX_PKG_CONSUMER_BINARY}/build" ${config_args})
 
-file(GLOB_RECURSE consumer LIST_DIRECTORIES false "${COLX_PKG_CONSUMER_BINARY}/colx_consumer"
-     "${COLX_PKG_CONSUMER_BINARY}/colx_consumer.exe")
+file(GLOB_RECURSE consumer LIST_DIRECTORIES false "${COLX_PKG_CONSUMER_BINARY}/build/app"
+     "${COLX_PKG_CONSUMER_BINARY}/build/app.exe")
 if(NOT consumer)
-  message(FATAL_ERROR "colx packaging test: no colx_consumer executable was built")
+  message(FATAL_ERROR "colx packaging test: no app executable was built")
 endif()
 list(GET consumer 0 consumer)
 colx_pkg_run("run of the ${COLX_PKG_STEP} consumer" "${consumer}")
