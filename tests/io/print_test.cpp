@@ -54,11 +54,11 @@ TEST_CASE("print: nulls, strings, dates, bools, floats and decimals", "[io]") {
     auto const f = mixed_frame(mr.ref());
     REQUIRE(f.column_at<0>().kind() == colx::test::backend_kind());
     std::string const expected =
-        "  id    value         name         day   flag   price\n"
-        "0  1     0.05        north  1994-01-01   True  123.45\n"
-        "1  2     <NA>        south        <NA>  False    <NA>\n"
-        "2  3  1234.57         <NA>  2026-11-21   <NA>   -0.05\n"
-        "3  4  3.5e+07  héllo wörld  1970-01-01   True    1.00";
+        "  id       value         name         day   flag   price\n"
+        "0  1        0.05        north  1994-01-01   True  123.45\n"
+        "1  2        <NA>        south        <NA>  False    <NA>\n"
+        "2  3   1234.5678         <NA>  2026-11-21   <NA>   -0.05\n"
+        "3  4  35000000.0  héllo wörld  1970-01-01   True    1.00";
     CHECK(colx::to_string(f) == expected);
     std::ostringstream os;
     os << f;
@@ -148,7 +148,7 @@ TEST_CASE("print: a long frame prints its first and last rows", "[io]") {
   }
 }
 
-TEST_CASE("print: floats print with 6 significant digits, integral ones with .0", "[io]") {
+TEST_CASE("print: floats print every digit they need, integral ones with .0", "[io]") {
   auto const mr = colx::test::backend_resource();
   double const inf = std::numeric_limits<double>::infinity();
   using schema = colx::schema<colx::field<"x", double>, colx::field<"y", float>>;
@@ -159,7 +159,22 @@ TEST_CASE("print: floats print with 6 significant digits, integral ones with .0"
       colx::make_column<float>({{0.1f}, {3.14159274f}, {16777216.0f}, {-0.0f}, {1e-5f}, {1e16f}, {0.5f}, nullopt,
                                 {65504.0f}, {-1.5e-3f}, {2.0f}},
                                {}, mr));
+  // The shortest text that reads back: a float's 0.1 is 0.1, a double's 0.1 + 0.2 is not 0.3.
   CHECK(colx::to_string(f) ==
+        "                      x           y\n"
+        "0                   1.0         0.1\n"
+        "1                  -2.0   3.1415927\n"
+        "2                   NaN  16777216.0\n"
+        "3                   inf        -0.0\n"
+        "4                  -inf       1e-05\n"
+        "5                 1e-07       1e+16\n"
+        "6           123456789.0         0.5\n"
+        "7   0.30000000000000004        <NA>\n"
+        "8              100000.0     65504.0\n"
+        "9             1000000.0     -0.0015\n"
+        "10                 <NA>         2.0");
+  // precision N: N significant digits, as printf's %.Ng.
+  CHECK(colx::to_string(f, {.precision = 6}) ==
         "              x            y\n"
         "0           1.0          0.1\n"
         "1          -2.0      3.14159\n"
@@ -177,6 +192,34 @@ TEST_CASE("print: floats print with 6 significant digits, integral ones with .0"
   CHECK(colx::to_string(g, {.precision = 10}) ==
         "           x            y\n"
         "0  1234.5678  3.141592741");
+}
+
+TEST_CASE("print: fixed notation from 1e-4 up to 1e16, scientific outside", "[io]") {
+  auto const mr = colx::test::backend_resource();
+  using schema = colx::schema<colx::field<"x", double, colx::not_null>>;
+  auto const f = colx::frame<schema>(colx::make_column<double>(
+      std::vector<double>{10520003.68, 1e15, 1e16, 1e-4, 9.99e-5, 0.0, -0.0, -1234567.25, 5e-324, 1.7976931348623157e308,
+                          123.456},
+      {}, mr));
+  CHECK(colx::to_string(f) ==
+        "                          x\n"
+        "0               10520003.68\n"
+        "1        1000000000000000.0\n"
+        "2                     1e+16\n"
+        "3                    0.0001\n"
+        "4                  9.99e-05\n"
+        "5                       0.0\n"
+        "6                      -0.0\n"
+        "7               -1234567.25\n"
+        "8                    5e-324\n"
+        "9   1.7976931348623157e+308\n"
+        "10                  123.456");
+  SECTION("one row") {
+    auto const one = colx::frame<schema>(colx::make_column<double>(std::vector<double>{-0.125}, {}, mr));
+    CHECK(colx::to_string(one) ==
+          "        x\n"
+          "0  -0.125");
+  }
 }
 
 TEST_CASE("print: decimals print at their scale", "[io]") {
@@ -236,4 +279,29 @@ TEST_CASE("print: long strings are cut, wide characters count once", "[io]") {
         "1    ünï\n"
         "2       \n"
         "3   <NA>");
+}
+
+TEST_CASE("print: scalars print their value or <NA>", "[io][scalar]") {
+  using namespace colx::literals;
+  auto const mr = colx::test::backend_resource();
+  auto const str = [](auto const& s) {
+    std::ostringstream os;
+    os << s;
+    return os.str();
+  };
+  CHECK(str(colx::scalar<double>(10520003.68)) == "10520003.68");
+  CHECK(str(colx::scalar<double>(2.0)) == "2.0");
+  CHECK(str(colx::null_scalar<double>()) == "<NA>");
+  CHECK(str(colx::scalar<std::int64_t>(-7)) == "-7");
+  CHECK(str(colx::scalar<bool>(false)) == "False");
+  CHECK(str(colx::scalar<colx::date32>(colx::date(2024, 2, 29))) == "2024-02-29");
+  CHECK(colx::to_string(colx::scalar<double>(1.0 / 3.0), {.precision = 3}) == "0.333");
+
+  // Reductions of 0, 1 and 3 rows, one of them null.
+  using schema = colx::schema<colx::field<"x", double>>;
+  auto const of = [&](std::vector<std::optional<double>> const& v) { return colx::frame<schema>(colx::make_column(v, {}, mr)); };
+  CHECK(str(of({}) | colx::reduce(colx::sum("x"_c))) == "<NA>");
+  CHECK(str(of({{0.1}}) | colx::reduce(colx::sum("x"_c))) == "0.1");
+  CHECK(str(of({{0.1}, nullopt, {0.2}}) | colx::reduce(colx::sum("x"_c))) == "0.30000000000000004");
+  CHECK(str(of({{0.1}, nullopt, {0.2}}) | colx::reduce(colx::count())) == "3");
 }

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // colx: host-only
-// Printing columns and tables through fmt. Host-only: Debian's fmt 9 does not compile under nvcc
+// Printing columns, tables and scalars through fmt. Host-only: Debian's fmt 9 does not compile under nvcc
 // in C++20 mode, so CUDA translation units never include this header; columns in device memory
 // are copied to the host to print.
 #include <colx/column/copying.hpp>
 #include <colx/column/factories.hpp>
+#include <colx/column/scalar.hpp>
 #include <colx/column/table.hpp>
 #include <colx/io/print.hpp>
 #include <colx/types/type_dispatch.hpp>
@@ -85,5 +86,13 @@ template <>
 struct fmt::formatter<colx::any_column_view> : fmt::formatter<std::string> {
   auto format(colx::any_column_view const& view, format_context& ctx) const {
     return fmt::formatter<std::string>::format(colx::to_string(view), ctx);
+  }
+};
+
+// A scalar as print.hpp writes it (its value, or <NA>), with fmt's width and alignment: "{:>8}".
+template <class T>
+struct fmt::formatter<colx::scalar<T>> : fmt::formatter<std::string> {
+  auto format(colx::scalar<T> const& s, format_context& ctx) const {
+    return fmt::formatter<std::string>::format(colx::to_string(s), ctx);
   }
 };

@@ -7,15 +7,20 @@
 //
 //   std::cout << f << '\n';     // pandas' defaults
 //   colx::to_string(f, {.max_rows = 20});  // truncate frames of more than 20 rows; 0: every row
-//   colx::to_string(f, {.max_rows = 0, .precision = 10});
+//   colx::to_string(f, {.max_rows = 0, .precision = 10});  // every row; floats to 10 significant digits
+//   std::cout << (f | colx::reduce(colx::sum("x"_c)));      // a scalar: its value, or <NA>
 //
 // Written on the standard library alone (no fmt), so that nvcc compiles it: a CUDA translation
 // unit prints frames in device memory. colx/io/format_frame.hpp adds fmt's "{}" and "{:N}" on top.
 //
 // Values (one rule per type, applied to each value on its own):
-// - floats: `precision` significant digits (6: printf's %.6g, as 0.05, 1234.57, 3.5e+07), with
-//   ".0" added to integral values so a float column still reads as floats; NaN, inf, -inf. pandas
-//   chooses one notation per column instead; per value keeps the rule short and exact.
+// - floats: by default the shortest text that reads back as the same value (std::to_chars), so
+//   no digit is lost: 10520003.68, 0.1, 0.30000000000000004. Fixed notation from 1e-4 up to
+//   1e16, scientific outside (1e-05, 1.5e+16): Python's repr, which is what a pandas user sees
+//   of a lone float. Integral values get ".0" so a float column still reads as floats; NaN,
+//   inf, -inf. With `precision` N > 0, N significant digits as printf's %.Ng (N = 6: 0.05,
+//   1234.57, 3.5e+07). pandas chooses one notation and precision per column instead; per value
+//   keeps the rule short and exact, and right alignment keeps the column readable.
 // - bools True/False; strings unquoted, cut to `max_colwidth` characters ending in "...";
 //   decimals at their scale (12345 at scale -2 is 123.45); dates YYYY-MM-DD; timestamps
 //   YYYY-MM-DD HH:MM:SS with as many fraction digits as the unit has; durations as pandas'
@@ -32,6 +37,7 @@
 // memory only in a translation unit that nvcc compiles. In a g++ translation unit a device frame
 // therefore throws colx::logic_error ("compile this translation unit with nvcc").
 #include <colx/column/factories.hpp>
+#include <colx/column/scalar.hpp>
 #include <colx/frame/frame.hpp>
 #include <colx/types/data_type.hpp>
 
@@ -55,7 +61,7 @@ namespace colx {
 struct print_options {
   size_type max_rows = 60;        // a frame with more rows prints only min_rows of them; 0: no limit
   size_type min_rows = 10;        // how many rows a truncated frame prints, half from each end
-  int precision = 6;              // significant digits of floats
+  int precision = 0;              // significant digits of floats; 0: as many as reading back needs
   std::size_t max_colwidth = 50;  // longer strings are cut to this many characters
 };
 
@@ -154,16 +160,34 @@ std::string cell(T v, data_type, print_options const&) {
   return integer_text(v);
 }
 
+// Scientific notation only outside [1e-4, 1e16), as Python's repr (decimal exponent < -4 or >= 16).
+inline constexpr int fixed_min_exponent = -4;
+inline constexpr int fixed_max_exponent = 16;
+
 template <class T>
   requires std::is_floating_point_v<T>
 std::string cell(T v, data_type, print_options const& options) {
   if (std::isnan(v)) { return "NaN"; }
   if (std::isinf(v)) { return v < 0 ? "-inf" : "inf"; }
-  // std::to_chars is printf's %.*g in the C locale, whatever the program's locale.
-  int const precision = std::max(options.precision, 1);
-  std::string s(static_cast<std::size_t>(precision) + 32, '\0');
-  auto const result = std::to_chars(s.data(), s.data() + s.size(), v, std::chars_format::general, precision);
-  s.resize(result.ec == std::errc() ? static_cast<std::size_t>(result.ptr - s.data()) : 0);
+  // std::to_chars is the C locale's, whatever the program's locale. Without a precision it writes
+  // the shortest digits that read back as v.
+  std::string s(static_cast<std::size_t>(std::max(options.precision, 0)) + 48, '\0');
+  char* const first = s.data();
+  char* const last = s.data() + s.size();
+  std::to_chars_result result{};
+  if (options.precision > 0) {
+    result = std::to_chars(first, last, v, std::chars_format::general, options.precision);
+  } else {
+    result = std::to_chars(first, last, v, std::chars_format::scientific);
+    int exponent = 0;
+    std::string_view const text(first, static_cast<std::size_t>(result.ptr - first));
+    std::size_t const e = text.find('e');
+    std::from_chars(text.data() + e + (text[e + 1] == '+' ? 2 : 1), text.data() + text.size(), exponent);
+    if (fixed_min_exponent <= exponent && exponent < fixed_max_exponent) {
+      result = std::to_chars(first, last, v, std::chars_format::fixed);
+    }
+  }
+  s.resize(result.ec == std::errc() ? static_cast<std::size_t>(result.ptr - first) : 0);
   bool const integral = s.find_first_not_of("-0123456789") == std::string::npos;
   return integral ? s + ".0" : s;
 }
@@ -355,6 +379,18 @@ template <class Schema>
     out += " columns]";
   }
   return out;
+}
+
+// A scalar as a frame prints a value (print_options' precision applies to floats), <NA> when
+// null. A decimal scalar has no scale (a column's data_type holds it), so it prints its unscaled
+// integer.
+template <class T>
+[[nodiscard]] std::string to_string(scalar<T> const& s, print_options const& options = {}) {
+  return s.has_value() ? detail::cell(*s, data_type_of<T>(), options) : std::string("<NA>");
+}
+template <class T>
+std::ostream& operator<<(std::ostream& os, scalar<T> const& s) {
+  return os << to_string(s);
 }
 
 // The frame as to_string prints it with the default options, without a trailing newline.
