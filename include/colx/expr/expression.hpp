@@ -135,8 +135,11 @@ struct bind_fn;
 template <class Schema, class E>
 [[nodiscard]] constexpr auto bind(E const& e) {
   if constexpr (column_ref<E>) {
-    using field = typename field_of<Schema, E>::type;
-    return bound_col<Schema::template index_of<E>, typename field::type, field::is_nullable>{};
+    using field = typename field_of<Schema, E>::type;  // a misspelt name fails here, with its message
+    // ... and binds to the first column, as field_of's type does, so that nothing after the message
+    // fails again: the message is the only error.
+    constexpr std::size_t position = Schema::template contains<E> ? Schema::template index_of<E> : 0;
+    return bound_col<position, typename field::type, field::is_nullable>{};
   } else if constexpr (interior_node<E>) {
     return e.map(bind_fn<Schema>{});
   } else {

@@ -88,13 +88,37 @@ struct aggregate_stage {
   template <class Source, class... Keys>
   auto apply(grouped<Source, Keys...> const& g, stream_ref stream, resource_ref mr) const;
 };
+namespace detail {
+// A stand-in name ("?0", "?1", ...) for an aggregation the user did not name: the static_assert in
+// aggregate() says what is wrong, and the pipeline after it still compiles, so that the message is
+// the only error.
+template <std::size_t I>
+inline constexpr fixed_string<4> unnamed_aggregation = [] {
+  fixed_string<4> name;
+  name.chars[0] = '?';
+  name.chars[1] = static_cast<char>('0' + I / 10 % 10);
+  name.chars[2] = static_cast<char>('0' + I % 10);
+  return name;
+}();
+template <std::size_t I, class A>
+constexpr auto named_or_stand_in(A const& a) {
+  if constexpr (requires { A::name; }) {
+    return a;
+  } else {
+    return a.template as<unnamed_aggregation<I>>();
+  }
+}
+}  // namespace detail
+
 // aggregate(sum("x"_c).as<"total">(), count().as<"n">(), ...): each named.
 template <class... Named>
 [[nodiscard]] constexpr auto aggregate(Named const&... aggs) {
   static_assert(sizeof...(Named) > 0, "colx::aggregate needs at least one aggregation");
   static_assert((requires { Named::name; } && ...),
                 "colx::aggregate: name each aggregation, as in sum(\"x\"_c).as<\"total\">()");
-  return aggregate_stage<Named...>{{aggs...}};
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return aggregate_stage<decltype(detail::named_or_stand_in<I>(aggs))...>{{detail::named_or_stand_in<I>(aggs)...}};
+  }(std::index_sequence_for<Named...>{});
 }
 
 namespace detail {

@@ -73,12 +73,16 @@ struct filter_stage {
   using stage_tag = void;
   Pred pred;
 
+  // The predicate is checked against the schema here, where the filter is written, though it runs
+  // later: a misspelt column is reported at this line.
   template <class Schema>
   auto apply(frame<Schema> const& f, stream_ref, resource_ref) const {
+    using checked [[maybe_unused]] = decltype(expr::bind<Schema>(pred));
     return filtered<frame<Schema>, Pred>(f, pred);
   }
   template <class Frame, class P>
   auto apply(filtered<Frame, P> const& f, stream_ref, resource_ref) const {
+    using checked [[maybe_unused]] = decltype(expr::bind<typename Frame::schema_type>(pred));
     auto both = f.predicate() && pred;
     return filtered<Frame, decltype(both)>(f.source(), both);
   }
