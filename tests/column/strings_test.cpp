@@ -430,3 +430,26 @@ TEST_CASE("strings: a fixed-width column stays one across the bus", "[column][st
   CHECK(back.uniform_bytes() == 1);
   CHECK(colx::to_strings(back.view()) == strings{"O", "R", "F"});
 }
+
+TEST_CASE("strings: make_column<std::string> makes a strings column", "[column][strings]") {
+  auto const mr = backend_resource();
+  for (std::size_t n : {0u, 1u, 5u, 33u}) {
+    CAPTURE(n);
+    strings const want = mixed(n);
+    auto const c = colx::make_column<std::string>(want, {}, mr);
+    STATIC_REQUIRE(std::is_same_v<std::remove_cvref_t<decltype(c)>, colx::strings_column>);
+    CHECK(c.size() == static_cast<size_type>(n));
+    CHECK(c.null_count() == nulls_in(want));
+    CHECK(c.kind() == backend_kind());
+    CHECK(colx::to_strings(c.view()) == want);
+  }
+  std::vector<std::string> const plain{"x", "", "héllo"};
+  auto const p = colx::make_column<std::string>(plain, {}, mr);
+  CHECK(p.null_count() == 0);
+  CHECK(colx::to_strings(p.view()) == strings{"x", "", "héllo"});
+  CHECK(colx::to_strings(colx::make_column(plain, {}, mr).view()) == strings{"x", "", "héllo"});  // deduced
+  CHECK(colx::to_strings(colx::make_column<std::string>({"a", std::nullopt, "c"}, {}, mr).view()) ==
+        strings{"a", std::nullopt, "c"});
+  CHECK(colx::to_strings(colx::make_column<colx::string_view>({"only"}, {}, mr).view()) == strings{"only"});
+  CHECK(colx::make_column<std::string>(std::vector<std::string>{}, {}, mr).empty());
+}

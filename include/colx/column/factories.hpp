@@ -7,6 +7,7 @@
 #include <colx/column/strings_column.hpp>
 #include <colx/exec/dispatch.hpp>
 
+#include <initializer_list>
 #include <limits>
 #include <optional>
 #include <span>
@@ -141,6 +142,28 @@ template <class Rep>
   buffer chars_buffer(chars.data(), memory_kind::host, chars.size(), stream, mr);
   return strings_column(
       any_column(data_type{type_id::string}, n, std::move(chars_buffer), std::move(mask), nulls, std::move(children)));
+}
+
+// make_column<std::string>(...) (or <colx::string_view>, or no template argument): a strings
+// column, as make_strings_column makes it with int32 offsets. std::nullopt is null.
+template <class T>
+concept string_element_name = std::is_same_v<T, std::string> || std::is_same_v<T, string_view>;
+
+template <string_element_name T = std::string>
+[[nodiscard]] strings_column make_column(std::vector<std::optional<std::string>> const& values, stream_ref stream = {},
+                                         resource_ref mr = get_current_resource()) {
+  return make_strings_column(values, type_id::int32, stream, mr);
+}
+template <string_element_name T = std::string>
+[[nodiscard]] strings_column make_column(std::vector<std::string> const& values, stream_ref stream = {},
+                                         resource_ref mr = get_current_resource()) {
+  return make_strings_column(std::vector<std::optional<std::string>>(values.begin(), values.end()), type_id::int32, stream, mr);
+}
+// A braced list, {"a", std::nullopt, "c"}: picked over both vectors, which it would fit alike.
+template <string_element_name T>
+[[nodiscard]] strings_column make_column(std::initializer_list<std::optional<std::string>> values, stream_ref stream = {},
+                                         resource_ref mr = get_current_resource()) {
+  return make_strings_column(std::vector<std::optional<std::string>>(values), type_id::int32, stream, mr);
 }
 
 // n strings that all have `width` bytes (SQL's CHAR(n): one-letter flags, fixed-size codes),
