@@ -13,6 +13,16 @@
 // (a scan gives where each row's output starts), once writing them. Either way every output column
 // is gathered in the pass that writes. Output rows come in probe order; a probe row's matches come
 // in an unspecified order. Null keys match nothing unless join_options::nulls_equal.
+//
+// Output columns, as pandas' merge: the left's columns, then the right's. A key named alike on
+// both sides (on("k"_c), or on("k"_c), on("k"_c)) is one column "k" in every kind: in right and
+// full joins it holds the right row's key where there is no left row, so a right join's "k" is
+// nullable only where the right key is. (Polars' full join keeps both, "k" and "k_right", unless
+// coalesce=True; pandas and SQL's USING keep one, and which side a row came from still shows in
+// the other columns.) Other columns of the same name on both sides, keys of different names
+// included, get suffixes: "_x" on the left's and "_y" on the right's, or those of
+// suffixes<"_l", "_r">(); a suffixed name that is still taken is a compile error. Semi and anti
+// joins write only the left's columns.
 #include <colx/exec/atomics.hpp>
 #include <colx/exec/packed_keys.hpp>
 #include <colx/exec/row_keys.hpp>
@@ -40,6 +50,27 @@ template <class... Cols>
 [[nodiscard]] constexpr join_keys<Cols...> on(Cols const&...) {
   return {};
 }
+
+// What is appended to the names of a left and a right column of the same name that are not one
+// shared key: suffixes<"_l", "_r">(); without it "_x" and "_y", as in pandas. A suffix may be
+// empty: suffixes<"", "_right">() is Polars' spelling.
+template <fixed_string Left, fixed_string Right>
+struct join_suffixes {
+  static constexpr auto left = Left;
+  static constexpr auto right = Right;
+};
+template <fixed_string Left, fixed_string Right>
+[[nodiscard]] constexpr join_suffixes<Left, Right> suffixes() {
+  return {};
+}
+using default_join_suffixes = join_suffixes<"_x", "_y">;
+// Matched by their static members, never by deducing the names (nvcc cannot deduce a
+// fixed_string template argument).
+template <class S>
+concept join_suffix_pair = requires {
+  S::left.view();
+  S::right.view();
+};
 
 namespace detail {
 
@@ -408,14 +439,30 @@ struct index_pairs_sink {
     right[k] = r;
   }
 };
-template <class Item, class ProbeInputs, class BuildInputs, class Store>
+// Writes the values of `in`'s columns at row r to the item's columns Pos..., in order.
+template <std::size_t... Pos, class Item, class Inputs>
+COLX_HOST_DEVICE void load_at(Item& item, Inputs const& in, size_type r, std::index_sequence<Pos...>) {
+  [&]<std::size_t... C>(std::index_sequence<C...>) {
+    ((get<Pos>(item.values) = get<C>(in).value(r), item.valid |= static_cast<std::uint64_t>(get<C>(in).is_valid(r)) << Pos),
+     ...);
+  }(std::make_index_sequence<sizeof...(Pos)>{});
+}
+// SharedKeys: right and full joins, the build side's columns of the keys named alike on both
+// sides, written where the probe side's key is (KeyPositions) for a build row no probe row found.
+template <class Item, class ProbeInputs, class BuildInputs, class Store, class SharedKeys = tuple<>,
+          class KeyPositions = std::index_sequence<>>
 struct gather_sink {
   ProbeInputs probe;
   BuildInputs build;  // only the build columns the output keeps
   Store store;
+  SharedKeys shared_keys{};
   COLX_HOST_DEVICE void operator()(size_type k, size_type i, size_type r) const {
     Item item{};
-    if (i >= 0) { load_into<0>(item, probe, i); }
+    if (i >= 0) {
+      load_into<0>(item, probe, i);
+    } else if constexpr (SharedKeys::size > 0) {
+      if (r >= 0) { load_at(item, shared_keys, r, KeyPositions{}); }
+    }
     if constexpr (BuildInputs::size > 0) {
       if (r >= 0) { load_into<ProbeInputs::size>(item, build, r); }
     }
@@ -428,60 +475,116 @@ struct gather_sink {
 template <class Field, bool MakeNullable>
 using maybe_nullable_field = field<Field::name, typename Field::type, (MakeNullable || Field::is_nullable) ? nullable : not_null>;
 
-template <join_kind How, class ProbeSchema, class BuildSchema, class LeftKeys, class RightKeys>
-struct join_layout;
-template <join_kind How, class... P, class... B, class... L, class... R>
-struct join_layout<How, schema<P...>, schema<B...>, join_keys<L...>, join_keys<R...>> {
+// Both sides' key columns agree in number and, pair by pair, in type (join_rows checks only this).
+template <class ProbeSchema, class BuildSchema, class LeftKeys, class RightKeys>
+struct join_key_check;
+template <class... P, class... B, class... L, class... R>
+struct join_key_check<schema<P...>, schema<B...>, join_keys<L...>, join_keys<R...>> {
   static_assert(sizeof...(L) == sizeof...(R), "colx::join: both sides need the same number of key columns");
   static_assert((std::is_same_v<typename field_of<schema<P...>, L>::type::type, typename field_of<schema<B...>, R>::type::type> && ...),
                 "colx::join: a left key and its right key have different types; the context shows both schemas "
                 "and the key columns");
-  static constexpr bool keeps_build = How != join_kind::semi && How != join_kind::anti;
-  static constexpr bool rename_shared = How == join_kind::right || How == join_kind::full;
+  static constexpr bool ok = true;
+};
 
-  // A build column whose name is a key of both sides under that same name.
+// Positions of the elements of `flags` that are set, padded to one element.
+template <std::size_t Count, std::size_t N>
+constexpr auto positions_of(std::array<bool, N> const& flags) {
+  std::array<std::size_t, Count == 0 ? 1 : Count> out{};
+  std::size_t k = 0;
+  for (std::size_t j = 0; j < N; ++j) {
+    if (flags[j]) { out[k++] = j; }
+  }
+  return out;
+}
+
+template <join_kind How, class ProbeSchema, class BuildSchema, class LeftKeys, class RightKeys, class Suffixes>
+struct join_layout;
+template <join_kind How, class... P, class... B, class... L, class... R, class Suffixes>
+struct join_layout<How, schema<P...>, schema<B...>, join_keys<L...>, join_keys<R...>, Suffixes> {
+  static_assert(join_key_check<schema<P...>, schema<B...>, join_keys<L...>, join_keys<R...>>::ok);
+  using probe_schema = schema<P...>;
+  using build_schema = schema<B...>;
+  template <std::size_t I>
+  using build_at = typename build_schema::template field_at<I>;
+  static constexpr bool keeps_build = How != join_kind::semi && How != join_kind::anti;
+  // Right and full joins write a shared key from the build row where there is no probe row.
+  static constexpr bool coalesces = How == join_kind::right || How == join_kind::full;
+
+  // A column that is a right key paired with a left key of its own name: written once.
   template <class F>
   static constexpr bool shared_key = ((F::name.view() == R::name.view() && R::name.view() == L::name.view()) || ...);
   template <class F>
-  static constexpr bool kept = keeps_build && (rename_shared || !shared_key<F>);
+  static constexpr bool kept = keeps_build && !shared_key<F>;
 
   static constexpr std::size_t build_count = (std::size_t{0} + ... + (kept<B> ? 1 : 0));
+  static constexpr std::size_t shared_count = (std::size_t{0} + ... + (shared_key<B> ? 1 : 0));
   struct positions {
-    static constexpr auto kept_columns = [] {
-      std::array<std::size_t, build_count == 0 ? 1 : build_count> out{};
-      std::size_t k = 0;
-      std::size_t j = 0;
-      ((kept<B> ? (out[k++] = j++) : j++), ...);
-      return out;
-    }();
+    static constexpr auto kept_columns = positions_of<build_count>(std::array<bool, sizeof...(B)>{kept<B>...});
+    static constexpr auto shared_columns = positions_of<shared_count>(std::array<bool, sizeof...(B)>{shared_key<B>...});
   };
   template <class Seq>
-  struct sequence_of;
+  struct sequences_of;
   template <std::size_t... I>
-  struct sequence_of<std::index_sequence<I...>> {
-    using type = std::index_sequence<positions::kept_columns[I]...>;
+  struct sequences_of<std::index_sequence<I...>> {
+    using kept = std::index_sequence<positions::kept_columns[I]...>;
   };
-  using kept_build = typename sequence_of<std::make_index_sequence<build_count>>::type;
+  template <std::size_t... I>
+  struct shared_sequences_of {
+    using build = std::index_sequence<positions::shared_columns[I]...>;
+    // Where the probe side holds each of those keys (of the same name).
+    using probe = std::index_sequence<probe_schema::template index_of<build_at<positions::shared_columns[I]>>...>;
+  };
+  template <std::size_t... I>
+  static auto shared_sequences(std::index_sequence<I...>) -> shared_sequences_of<I...>;
+  using kept_build = typename sequences_of<std::make_index_sequence<build_count>>::kept;
+  using shared = decltype(shared_sequences(std::make_index_sequence<coalesces ? shared_count : 0>{}));
+  using shared_build = typename shared::build;  // right and full joins only; else empty
+  using shared_probe = typename shared::probe;
+
+  // Same-named columns that are not a shared key get the suffixes, as in pandas.
+  template <class F>
+  static constexpr bool probe_clashes = ((kept<B> && B::name.view() == F::name.view()) || ...);
+  template <class F>
+  static constexpr bool build_clashes = ((P::name.view() == F::name.view()) || ...);
 
   template <class F>
-  struct build_field {
-    static constexpr bool renamed = rename_shared && shared_key<F>;
-    using base = maybe_nullable_field<F, How == join_kind::left || How == join_kind::full>;
-    using type = std::conditional_t<renamed, field<F::name + fixed_string("_right"), typename F::type, base::is_nullable ? nullable : not_null>, base>;
+  struct probe_field {
+    // A shared key in a right or full join: the probe key, or where there is no probe row the
+    // build key, so null only where a null key can come from.
+    static constexpr bool may_be_null = [] {
+      if constexpr (coalesces && shared_key<F>) {
+        using build_key = build_at<build_schema::template index_of<F>>;
+        return build_key::is_nullable || (How == join_kind::full && F::is_nullable);
+      } else {
+        return F::is_nullable || coalesces;
+      }
+    }();
+    using base = field<F::name, typename F::type, may_be_null ? nullable : not_null>;
+    using type = std::conditional_t<probe_clashes<F>,
+                                    field<F::name + Suffixes::left, typename F::type, may_be_null ? nullable : not_null>, base>;
   };
   template <class F>
-  static constexpr bool clashes = ((build_field<F>::type::name.view() == P::name.view()) || ...);
+  struct build_field {
+    using base = maybe_nullable_field<F, How == join_kind::left || How == join_kind::full>;
+    using type = std::conditional_t<build_clashes<F>,
+                                    field<F::name + Suffixes::right, typename F::type, base::is_nullable ? nullable : not_null>, base>;
+  };
   template <class Seq>
   struct out;
   template <std::size_t... I>
   struct out<std::index_sequence<I...>> {
-    static_assert(!(clashes<typename schema<B...>::template field_at<I>> || ...),
-                  "colx::join: both sides have a column of the same name that is not a shared key; rename one "
-                  "first, e.g. right | select(\"x\"_c.as<\"x_right\">(), ...)");
-    using type = schema<maybe_nullable_field<P, How == join_kind::right || How == join_kind::full>...,
-                        typename build_field<typename schema<B...>::template field_at<I>>::type...>;
+    static constexpr bool unique =
+        detail::names_unique<typename probe_field<P>::type..., typename build_field<build_at<I>>::type...>();
+    static_assert(unique, "colx::join: a column name made with the join's suffixes is already the name of another column; "
+                          "pass other suffixes, e.g. join(right, on(\"k\"_c), suffixes<\"_left\", \"_right\">()), or rename "
+                          "a column first with select(\"x\"_c.as<\"new_name\">(), ...)");
+    // Without unique names only the message above: no schema's own error beside it.
+    using type =
+        std::conditional_t<unique, schema<typename probe_field<P>::type..., typename build_field<build_at<I>>::type...>, probe_schema>;
   };
   using schema_type = typename out<kept_build>::type;
+  static constexpr bool unique_names = out<kept_build>::unique;
 };
 
 template <class Inputs, std::size_t... I>
@@ -489,14 +592,14 @@ auto project(Inputs const& in, std::index_sequence<I...>) {
   return tuple(get<I>(in)...);
 }
 
-template <join_kind How, class ProbeFrame, class Pred, class Build, class... L>
-auto join_impl(ProbeFrame const& left, Pred const& unbound_pred, Build const& built, join_keys<L...>, stream_ref stream,
-               resource_ref mr) {
+template <join_kind How, class Suffixes, class ProbeFrame, class Pred, class Build, class... L>
+auto join_frames(ProbeFrame const& left, Pred const& unbound_pred, Build const& built, join_keys<L...>, stream_ref stream,
+                 resource_ref mr) {
   spill_lock_scope const spill_lock(stream);  // the columns read here stay put until the work is done
   using probe_schema = typename ProbeFrame::schema_type;
   using build_frame = typename Build::frame_type;
   using build_schema = typename build_frame::schema_type;
-  using layout = join_layout<How, probe_schema, build_schema, join_keys<L...>, typename Build::keys_type>;
+  using layout = join_layout<How, probe_schema, build_schema, join_keys<L...>, typename Build::keys_type, Suffixes>;
   using out_schema = typename layout::schema_type;
   using probe_keys = key_columns<typename ProbeFrame::inputs_type, bound_keys_t<probe_schema, L...>>;
   auto const pred = expr::bind<probe_schema>(unbound_pred);
@@ -540,9 +643,11 @@ auto join_impl(ProbeFrame const& left, Pred const& unbound_pred, Build const& bu
   return write_frame<out_schema>(most, masked, types, stream, mr, [&](auto const& views) {
     using store_t = store_row_fn<std::remove_cvref_t<decltype(views)>>;
     auto const build_columns = project(right.inputs(), typename layout::kept_build{});
+    auto const shared_keys = project(right.inputs(), typename layout::shared_build{});
     using sink_t = gather_sink<row_item_t<out_schema>, typename ProbeFrame::inputs_type,
-                               std::remove_cvref_t<decltype(build_columns)>, store_t>;
-    sink_t const sink{left.inputs(), build_columns, store_t{views}};
+                               std::remove_cvref_t<decltype(build_columns)>, store_t,
+                               std::remove_cvref_t<decltype(shared_keys)>, typename layout::shared_probe>;
+    sink_t const sink{left.inputs(), build_columns, store_t{views}, shared_keys};
     if (single_pass) {  // probe_rows is then an upper bound: the frame is trimmed to what was written
       return probe_in_one_pass<How>(kind, stream, n, probe, sink);
     }
@@ -558,6 +663,17 @@ auto join_impl(ProbeFrame const& left, Pred const& unbound_pred, Build const& bu
   });
 }
 
+// The join's output frame; where the output's names clash, only the layout's message.
+template <join_kind How, class Suffixes, class ProbeFrame, class Pred, class Build, class Keys>
+auto join_impl(ProbeFrame const& left, Pred const& pred, Build const& built, Keys keys, stream_ref stream, resource_ref mr) {
+  if constexpr (join_layout<How, typename ProbeFrame::schema_type, typename Build::frame_type::schema_type, Keys,
+                            typename Build::keys_type, Suffixes>::unique_names) {
+    return join_frames<How, Suffixes>(left, pred, built, keys, stream, mr);
+  } else {
+    return left;
+  }
+}
+
 // The matching (left row, right row) pairs alone, -1 where a side has no row.
 template <join_kind How, class ProbeFrame, class Pred, class Build, class... L>
 std::pair<uvector<size_type>, uvector<size_type>> join_rows_impl(ProbeFrame const& left, Pred const& unbound_pred,
@@ -565,8 +681,8 @@ std::pair<uvector<size_type>, uvector<size_type>> join_rows_impl(ProbeFrame cons
                                                                  resource_ref mr) {
   using probe_schema = typename ProbeFrame::schema_type;
   using probe_keys = key_columns<typename ProbeFrame::inputs_type, bound_keys_t<probe_schema, L...>>;
-  [[maybe_unused]] typename join_layout<How, probe_schema, typename Build::frame_type::schema_type, join_keys<L...>,
-                                        typename Build::keys_type>::schema_type const* check = nullptr;
+  static_assert(join_key_check<probe_schema, typename Build::frame_type::schema_type, join_keys<L...>,
+                               typename Build::keys_type>::ok);
   auto const pred = expr::bind<probe_schema>(unbound_pred);
   using probe_t = probe_fn<How, typename ProbeFrame::inputs_type, std::remove_cvref_t<decltype(pred)>, probe_keys,
                            typename Build::key_columns>;
@@ -623,42 +739,51 @@ auto as_build(Right const& right, auto keys, join_options options, stream_ref st
 
 }  // namespace detail
 
-template <join_kind How, class Right, class LeftKeys, class RightKeys>
+template <join_kind How, class Right, class LeftKeys, class RightKeys, class Suffixes = default_join_suffixes>
 struct join_stage {
   Right right;  // a frame, a filtered frame or a join_build
   join_options options;
 };
 
 // left | join(right, on("k"_c)): the key columns named alike on both sides;
-// left | join<join_kind::left>(right, on("a"_c), on("b"_c)): left key a matches right key b.
+// left | join<join_kind::left>(right, on("a"_c), on("b"_c)): left key a matches right key b;
+// then optionally suffixes<"_l", "_r">() (default "_x", "_y"), then optionally join_options.
 // `right` may be a join_build (build(...)) hashed once for several joins.
+template <join_kind How = join_kind::inner, class Right, class... L, class... R,
+          join_suffix_pair Suffixes = default_join_suffixes>
+[[nodiscard]] auto join(Right const& right, join_keys<L...>, join_keys<R...>, Suffixes = {}, join_options options = {}) {
+  return join_stage<How, Right, join_keys<L...>, join_keys<R...>, Suffixes>{right, options};
+}
 template <join_kind How = join_kind::inner, class Right, class... L, class... R>
-[[nodiscard]] auto join(Right const& right, join_keys<L...> left_on, join_keys<R...>, join_options options = {}) {
-  (void)left_on;
-  return join_stage<How, Right, join_keys<L...>, join_keys<R...>>{right, options};
+[[nodiscard]] auto join(Right const& right, join_keys<L...> left_on, join_keys<R...> right_on, join_options options) {
+  return join<How>(right, left_on, right_on, default_join_suffixes{}, options);
+}
+template <join_kind How = join_kind::inner, class Right, class... K, join_suffix_pair Suffixes = default_join_suffixes>
+[[nodiscard]] auto join(Right const& right, join_keys<K...> keys, Suffixes suffix = {}, join_options options = {}) {
+  return join<How>(right, keys, keys, suffix, options);
 }
 template <join_kind How = join_kind::inner, class Right, class... K>
-[[nodiscard]] auto join(Right const& right, join_keys<K...> keys, join_options options = {}) {
-  return join<How>(right, keys, keys, options);
+[[nodiscard]] auto join(Right const& right, join_keys<K...> keys, join_options options) {
+  return join<How>(right, keys, keys, default_join_suffixes{}, options);
 }
 
-template <class Left, join_kind How, class Right, class LeftKeys, class RightKeys>
+template <class Left, join_kind How, class Right, class LeftKeys, class RightKeys, class Suffixes>
   requires requires(Left const& l) { detail::unfiltered_source(l).inputs(); }
-[[nodiscard]] auto run(Left const& left, join_stage<How, Right, LeftKeys, RightKeys> const& s, stream_ref stream,
+[[nodiscard]] auto run(Left const& left, join_stage<How, Right, LeftKeys, RightKeys, Suffixes> const& s, stream_ref stream,
                        resource_ref mr = get_current_resource()) {
   if constexpr (requires { s.right.slots(); }) {
     static_assert(std::is_same_v<typename Right::keys_type, RightKeys>,
                   "colx::join: a join_build is probed with the keys it was built on");
   }
   auto const built = detail::as_build(s.right, RightKeys{}, s.options, stream);
-  return detail::join_impl<How>(detail::unfiltered_source(left), detail::predicate_of_source(left), built, LeftKeys{}, stream, mr);
+  return detail::join_impl<How, Suffixes>(detail::unfiltered_source(left), detail::predicate_of_source(left), built, LeftKeys{}, stream, mr);
 }
-template <class Schema, join_kind How, class Right, class LeftKeys, class RightKeys>
-[[nodiscard]] auto operator|(frame<Schema> const& left, join_stage<How, Right, LeftKeys, RightKeys> const& s) {
+template <class Schema, join_kind How, class Right, class LeftKeys, class RightKeys, class Suffixes>
+[[nodiscard]] auto operator|(frame<Schema> const& left, join_stage<How, Right, LeftKeys, RightKeys, Suffixes> const& s) {
   return run(left, s, stream_ref{}, get_current_resource(left.kind()));
 }
-template <class Frame, class P, join_kind How, class Right, class LeftKeys, class RightKeys>
-[[nodiscard]] auto operator|(filtered<Frame, P> const& left, join_stage<How, Right, LeftKeys, RightKeys> const& s) {
+template <class Frame, class P, join_kind How, class Right, class LeftKeys, class RightKeys, class Suffixes>
+[[nodiscard]] auto operator|(filtered<Frame, P> const& left, join_stage<How, Right, LeftKeys, RightKeys, Suffixes> const& s) {
   return run(left, s, stream_ref{}, get_current_resource(left.source().kind()));
 }
 
@@ -670,6 +795,14 @@ template <join_kind How = join_kind::inner, class Left, class Right, class... L,
                                                                            resource_ref mr = get_current_resource()) {
   auto const built = detail::as_build(right, right_on, options, stream);
   return detail::join_rows_impl<How>(detail::unfiltered_source(left), detail::predicate_of_source(left), built, left_on, stream, mr);
+}
+// The same on key columns named alike on both sides: join_rows(left, right, on("k"_c)).
+template <join_kind How = join_kind::inner, class Left, class Right, class... K>
+[[nodiscard]] std::pair<uvector<size_type>, uvector<size_type>> join_rows(Left const& left, Right const& right,
+                                                                           join_keys<K...> keys, join_options options = {},
+                                                                           stream_ref stream = {},
+                                                                           resource_ref mr = get_current_resource()) {
+  return join_rows<How>(left, right, keys, keys, options, stream, mr);
 }
 
 }  // namespace colx
