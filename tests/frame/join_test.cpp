@@ -50,8 +50,7 @@ struct right_rows {
   std::vector<std::int32_t> rid;
   optionals<double> b;
   optionals<std::string> rs;
-  [[nodiscard]] auto row(std::size_t j) const { return std::tuple(k[j], std::optional<std::int32_t>(rid[j]), b[j], rs[j]); }
-  // Without the key, which inner, left, semi and anti joins on a same-named key do not repeat.
+  // Without the key, which no join on a same-named key repeats.
   [[nodiscard]] auto payload(std::size_t j) const { return std::tuple(std::optional<std::int32_t>(rid[j]), b[j], rs[j]); }
 };
 
