@@ -741,8 +741,22 @@ auto as_build(Right const& right, auto keys, join_options options, stream_ref st
 
 template <join_kind How, class Right, class LeftKeys, class RightKeys, class Suffixes = default_join_suffixes>
 struct join_stage {
+  using stage_tag = void;
   Right right;  // a frame, a filtered frame or a join_build
   join_options options;
+
+  // The left side is a frame or a filtered frame (its filter runs inside the probe).
+  template <class Left>
+    requires requires(Left const& l) { detail::unfiltered_source(l).inputs(); }
+  auto apply(Left const& left, stream_ref stream, resource_ref mr) const {
+    if constexpr (requires { right.slots(); }) {
+      static_assert(std::is_same_v<typename Right::keys_type, RightKeys>,
+                    "colx::join: a join_build is probed with the keys it was built on");
+    }
+    auto const built = detail::as_build(right, RightKeys{}, options, stream);
+    return detail::join_impl<How, Suffixes>(detail::unfiltered_source(left), detail::predicate_of_source(left), built,
+                                            LeftKeys{}, stream, mr);
+  }
 };
 
 // left | join(right, on("k"_c)): the key columns named alike on both sides;
@@ -765,26 +779,6 @@ template <join_kind How = join_kind::inner, class Right, class... K, join_suffix
 template <join_kind How = join_kind::inner, class Right, class... K>
 [[nodiscard]] auto join(Right const& right, join_keys<K...> keys, join_options options) {
   return join<How>(right, keys, keys, default_join_suffixes{}, options);
-}
-
-template <class Left, join_kind How, class Right, class LeftKeys, class RightKeys, class Suffixes>
-  requires requires(Left const& l) { detail::unfiltered_source(l).inputs(); }
-[[nodiscard]] auto run(Left const& left, join_stage<How, Right, LeftKeys, RightKeys, Suffixes> const& s, stream_ref stream,
-                       resource_ref mr = get_current_resource()) {
-  if constexpr (requires { s.right.slots(); }) {
-    static_assert(std::is_same_v<typename Right::keys_type, RightKeys>,
-                  "colx::join: a join_build is probed with the keys it was built on");
-  }
-  auto const built = detail::as_build(s.right, RightKeys{}, s.options, stream);
-  return detail::join_impl<How, Suffixes>(detail::unfiltered_source(left), detail::predicate_of_source(left), built, LeftKeys{}, stream, mr);
-}
-template <class Schema, join_kind How, class Right, class LeftKeys, class RightKeys, class Suffixes>
-[[nodiscard]] auto operator|(frame<Schema> const& left, join_stage<How, Right, LeftKeys, RightKeys, Suffixes> const& s) {
-  return run(left, s, stream_ref{}, get_current_resource(left.kind()));
-}
-template <class Frame, class P, join_kind How, class Right, class LeftKeys, class RightKeys, class Suffixes>
-[[nodiscard]] auto operator|(filtered<Frame, P> const& left, join_stage<How, Right, LeftKeys, RightKeys, Suffixes> const& s) {
-  return run(left, s, stream_ref{}, get_current_resource(left.source().kind()));
 }
 
 // The matching row pairs only: {left rows, right rows}, -1 where an outer join has no partner.
