@@ -29,6 +29,7 @@
 #include <colx/frame/distinct.hpp>
 #include <colx/frame/join.hpp>
 #include <colx/frame/lazy.hpp>
+#include <colx/frame/make_frame.hpp>
 #include <colx/frame/pipeline.hpp>
 #include <colx/frame/rank.hpp>
 #include <colx/frame/scan.hpp>

@@ -4,12 +4,14 @@
 // and shared, so a frame is cheap to copy and a derived frame (with_columns) reuses its inputs'
 // columns without copying them.
 #include <colx/column/column.hpp>
+#include <colx/column/copying.hpp>
 #include <colx/column/strings_column.hpp>
 #include <colx/column/strings_input_view.hpp>
 #include <colx/core/tuple.hpp>
 #include <colx/expr/expression.hpp>
 #include <colx/frame/schema.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <tuple>
 #include <utility>
@@ -53,6 +55,8 @@ class frame<schema<Fields...>> {
   }
 
   [[nodiscard]] size_type num_rows() const noexcept { return std::get<0>(_columns)->size(); }
+  // The number of rows, as len(df) in pandas and size() of a column.
+  [[nodiscard]] size_type size() const noexcept { return num_rows(); }
   [[nodiscard]] range_index index() const noexcept { return _index; }
   // The same columns (shared) under other row labels.
   [[nodiscard]] frame with_index(range_index index) const {
@@ -77,6 +81,30 @@ class frame<schema<Fields...>> {
   template <std::size_t I>
   [[nodiscard]] auto const& shared_column_at() const {
     return std::get<I>(_columns);
+  }
+
+  // Rows [begin, end) as a new frame (a copy: frames own whole columns); the rows keep their
+  // labels. Also colx::slice(f, begin, end) in frame/gather.hpp.
+  [[nodiscard]] frame slice(size_type begin, size_type end, stream_ref stream = {},
+                            resource_ref mr = get_current_resource()) const {
+    COLX_EXPECTS_AS(out_of_range, 0 <= begin && begin <= end && end <= num_rows(), "slice [", begin, ", ", end,
+                    ") is outside a frame of ", num_rows(), " rows");
+    auto const copy_of = [&](auto const& c) {
+      any_column_view const v = *c;
+      return std::remove_cvref_t<decltype(*c)>(copy(v.slice(begin, end, stream), stream, mr));
+    };
+    frame out = std::apply([&](auto const&... c) { return frame(copy_of(c)...); }, _columns);
+    return out.with_index(range_index{_index.label(begin), _index.step});
+  }
+  // The first (last) n rows, or all of them when there are fewer, as pandas' df.head(n) and
+  // df.tail(n). Also colx::head(f, n) and the pipeline stage f | colx::head(n).
+  [[nodiscard]] frame head(size_type n = 5, stream_ref stream = {}, resource_ref mr = get_current_resource()) const {
+    COLX_EXPECTS(n >= 0, "head: n must not be negative, got ", n);
+    return slice(0, std::min(n, num_rows()), stream, mr);
+  }
+  [[nodiscard]] frame tail(size_type n = 5, stream_ref stream = {}, resource_ref mr = get_current_resource()) const {
+    COLX_EXPECTS(n >= 0, "tail: n must not be negative, got ", n);
+    return slice(num_rows() - std::min(n, num_rows()), num_rows(), stream, mr);
   }
 
   // What fused kernels read: one view per field, in schema order, names left behind.

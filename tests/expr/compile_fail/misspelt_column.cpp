@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 // A misspelt column name, join keys of different types, a sum of strings and nunique in reduce
-// (a group-by aggregation) must be compile errors that say so in plain words. Compiled only by the host.expr.compile_fail test
+// (a group-by aggregation) and two make_frame columns of one name must be compile errors that say so in plain words. Compiled only by the host.expr.compile_fail test
 // (tests/CMakeLists.txt), once per COLX_MISSPELL_<where> or COLX_WRONG_<what> macro, each of which
 // must fail with its message; with COLX_MISSPELL_NONE, the same uses written right, it must
 // compile, so the failures are the mistakes' and nothing else's.
@@ -16,7 +16,7 @@ using other = colx::schema<colx::field<"qty", std::int64_t>, colx::field<"code",
 
 double use(colx::frame<lineitem> const& f, colx::frame<other> const& g) {
 #if defined(COLX_MISSPELL_REDUCE)
-  return (f | colx::reduce(colx::sum("prise"_c * "qty"_c))).value;
+  return (f | colx::reduce(colx::sum("prise"_c * "qty"_c))).value();
 #elif defined(COLX_MISSPELL_INDEX)
   return static_cast<double>(f["qyt"_c].size());
 #elif defined(COLX_MISSPELL_WITH_COLUMNS)
@@ -40,17 +40,21 @@ double use(colx::frame<lineitem> const& f, colx::frame<other> const& g) {
 #elif defined(COLX_WRONG_SUM_OF_STRINGS)
   return static_cast<double>((f | colx::group_by("qty"_c) | colx::aggregate(colx::sum("name"_c).as<"total">())).num_rows());
 #elif defined(COLX_WRONG_REDUCE_NUNIQUE)
-  return static_cast<double>((f | colx::reduce(colx::nunique("name"_c))).value);
+  return static_cast<double>((f | colx::reduce(colx::nunique("name"_c))).value());
+#elif defined(COLX_WRONG_MAKE_FRAME_NAMES)
+  auto const h = colx::make_frame(colx::values<"qty">({1, 2}), colx::values<"qty">({3.0, 4.0}));
+  return static_cast<double>(h.size());
 #else
+  auto const made = colx::make_frame(colx::values<"qty">({1, 2}), colx::values<"name">({"a", "b"}));
   auto const grouped =
       f | colx::group_by("qty"_c) | colx::aggregate(colx::sum("price"_c).as<"s">(), colx::nunique("name"_c).as<"u">());
   auto const joined = f | colx::join(g | colx::select("code"_c), colx::on("qty"_c), colx::on("code"_c));
   auto const sorted = f | colx::sort_by(colx::desc("price"_c));
   auto const lazily = (colx::lazy(f) | colx::filter("price"_c > 1.0) | colx::select("qty"_c)).collect();
-  double const total = (f | colx::reduce(colx::sum("price"_c * "qty"_c))).value;
+  double const total = (f | colx::reduce(colx::sum("price"_c * "qty"_c))).value();
   auto const rows = f["qty"_c].size() + (f | colx::with_columns(("price"_c * "qty"_c).as<"total">())).num_rows() +
                     (f | colx::filter("price"_c > 1.0)).collect().num_rows() + grouped.num_rows() + joined.num_rows() +
-                    sorted.num_rows() + lazily.num_rows();
+                    sorted.num_rows() + lazily.num_rows() + made.size();
   return total + static_cast<double>(rows);
 #endif
 }
