@@ -183,33 +183,23 @@ template <class Schema, class I>
   return take(f, indices.view(), stream, mr);
 }
 
-// Rows [begin, end) as a new frame (a copy: frames own whole columns).
+// Rows [begin, end) as a new frame (a copy: frames own whole columns); the rows keep their labels.
+// The members f.slice, f.head and f.tail (frame.hpp) do the work; these are their free spellings.
 template <class Schema>
 [[nodiscard]] frame<Schema> slice(frame<Schema> const& f, size_type begin, size_type end, stream_ref stream = {},
                                   resource_ref mr = get_current_resource()) {
-  COLX_EXPECTS_AS(out_of_range, 0 <= begin && begin <= end && end <= f.num_rows(), "slice [", begin, ", ", end,
-                  ") is outside a frame of ", f.num_rows(), " rows");
-  range_index const labels{f.index().label(begin), f.index().step};  // the rows keep their labels
-  return [&]<std::size_t... C>(std::index_sequence<C...>) {
-    auto const copy_of = [&](auto const& c) {
-      any_column_view const v = c;
-      return std::remove_cvref_t<decltype(c)>(copy(v.slice(begin, end, stream), stream, mr));
-    };
-    return frame<Schema>(copy_of(f.template column_at<C>())...).with_index(labels);
-  }(std::make_index_sequence<Schema::size>{});
+  return f.slice(begin, end, stream, mr);
 }
 // The first (last) n rows, or all of them when there are fewer.
 template <class Schema>
 [[nodiscard]] frame<Schema> head(frame<Schema> const& f, size_type n, stream_ref stream = {},
                                  resource_ref mr = get_current_resource()) {
-  COLX_EXPECTS(n >= 0, "head: n must not be negative, got ", n);
-  return slice(f, 0, std::min(n, f.num_rows()), stream, mr);
+  return f.head(n, stream, mr);
 }
 template <class Schema>
 [[nodiscard]] frame<Schema> tail(frame<Schema> const& f, size_type n, stream_ref stream = {},
                                  resource_ref mr = get_current_resource()) {
-  COLX_EXPECTS(n >= 0, "tail: n must not be negative, got ", n);
-  return slice(f, f.num_rows() - std::min(n, f.num_rows()), f.num_rows(), stream, mr);
+  return f.tail(n, stream, mr);
 }
 
 // Pipeline stages: f | head(n), f | tail(n) (after a filter: of the kept rows).
