@@ -41,6 +41,19 @@ double use(colx::frame<lineitem> const& f, colx::frame<other> const& g) {
   return static_cast<double>((f | colx::group_by("qty"_c) | colx::aggregate(colx::sum("name"_c).as<"total">())).num_rows());
 #elif defined(COLX_WRONG_REDUCE_NUNIQUE)
   return static_cast<double>((f | colx::reduce(colx::nunique("name"_c))).value());
+#elif defined(COLX_MISSPELL_FILTER_LINE)
+  // The message must point at the filter's line (numbered 1000 here), not at the stage after it.
+  auto const derived = f
+#line 1000
+    | colx::filter("prise"_c > 1.0)
+    | colx::with_columns(("price"_c * 2).as<"p2">());
+  return static_cast<double>(derived.num_rows());
+#elif defined(COLX_WRONG_UNNAMED_AGGREGATION)
+  return static_cast<double>((f | colx::group_by("qty"_c) | colx::aggregate(colx::sum("price"_c))).num_rows());
+#elif defined(COLX_WRONG_JOIN_SUFFIX_CLASH)
+  // "code" clashes; its left copy would become "code_x", which the left side already has.
+  auto const left = f | colx::with_columns(("qty"_c * 2).as<"code">(), ("qty"_c * 3).as<"code_x">());
+  return static_cast<double>((left | colx::join(g, colx::on("code"_c), colx::on("qty"_c))).num_rows());
 #elif defined(COLX_WRONG_MAKE_FRAME_NAMES)
   auto const h = colx::make_frame(colx::values<"qty">({1, 2}), colx::values<"qty">({3.0, 4.0}));
   return static_cast<double>(h.size());
