@@ -85,8 +85,8 @@ class frame<schema<Fields...>> {
 
   // Rows [begin, end) as a new frame (a copy: frames own whole columns); the rows keep their
   // labels. Also colx::slice(f, begin, end) in frame/gather.hpp.
-  [[nodiscard]] frame slice(size_type begin, size_type end, stream_ref stream = {},
-                            resource_ref mr = get_current_resource()) const {
+  [[nodiscard]] frame slice(size_type begin, size_type end, stream_ref stream = {}, output_resource where = {}) const {
+    resource_ref const mr = where.for_input(kind());
     COLX_EXPECTS_AS(out_of_range, 0 <= begin && begin <= end && end <= num_rows(), "slice [", begin, ", ", end,
                     ") is outside a frame of ", num_rows(), " rows");
     auto const copy_of = [&](auto const& c) {
@@ -98,11 +98,11 @@ class frame<schema<Fields...>> {
   }
   // The first (last) n rows, or all of them when there are fewer, as pandas' df.head(n) and
   // df.tail(n). Also colx::head(f, n) and the pipeline stage f | colx::head(n).
-  [[nodiscard]] frame head(size_type n = 5, stream_ref stream = {}, resource_ref mr = get_current_resource()) const {
+  [[nodiscard]] frame head(size_type n = 5, stream_ref stream = {}, output_resource mr = {}) const {
     COLX_EXPECTS(n >= 0, "head: n must not be negative, got ", n);
     return slice(0, std::min(n, num_rows()), stream, mr);
   }
-  [[nodiscard]] frame tail(size_type n = 5, stream_ref stream = {}, resource_ref mr = get_current_resource()) const {
+  [[nodiscard]] frame tail(size_type n = 5, stream_ref stream = {}, output_resource mr = {}) const {
     COLX_EXPECTS(n >= 0, "tail: n must not be negative, got ", n);
     return slice(num_rows() - std::min(n, num_rows()), num_rows(), stream, mr);
   }

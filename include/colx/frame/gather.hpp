@@ -163,7 +163,8 @@ struct plus_fn {
 // without nulls, in [0, f.num_rows()): anything else throws before a row is written.
 template <class Schema, class I>
 [[nodiscard]] frame<Schema> take(frame<Schema> const& f, column_view<I> const& indices, stream_ref stream = {},
-                                 resource_ref mr = get_current_resource()) {
+                                 output_resource out = {}) {
+  resource_ref const mr = out.for_input(f.kind());
   static_assert(std::is_integral_v<I> && !std::is_same_v<I, bool>, "colx::take needs an integer index column");
   COLX_EXPECTS(indices.null_count() == 0, "take: the index column has ", indices.null_count(), " nulls");
   COLX_EXPECTS(indices.empty() || is_host_accessible(indices.kind()) == is_host_accessible(f.kind()),
@@ -179,7 +180,7 @@ template <class Schema, class I>
 }
 template <class Schema, class I>
 [[nodiscard]] frame<Schema> take(frame<Schema> const& f, column<I> const& indices, stream_ref stream = {},
-                                 resource_ref mr = get_current_resource()) {
+                                 output_resource mr = {}) {
   return take(f, indices.view(), stream, mr);
 }
 
@@ -187,18 +188,18 @@ template <class Schema, class I>
 // The members f.slice, f.head and f.tail (frame.hpp) do the work; these are their free spellings.
 template <class Schema>
 [[nodiscard]] frame<Schema> slice(frame<Schema> const& f, size_type begin, size_type end, stream_ref stream = {},
-                                  resource_ref mr = get_current_resource()) {
+                                  output_resource mr = {}) {
   return f.slice(begin, end, stream, mr);
 }
 // The first (last) n rows, or all of them when there are fewer.
 template <class Schema>
 [[nodiscard]] frame<Schema> head(frame<Schema> const& f, size_type n, stream_ref stream = {},
-                                 resource_ref mr = get_current_resource()) {
+                                 output_resource mr = {}) {
   return f.head(n, stream, mr);
 }
 template <class Schema>
 [[nodiscard]] frame<Schema> tail(frame<Schema> const& f, size_type n, stream_ref stream = {},
-                                 resource_ref mr = get_current_resource()) {
+                                 output_resource mr = {}) {
   return f.tail(n, stream, mr);
 }
 
@@ -225,8 +226,9 @@ struct tail_stage {
 // The rows of every frame, in order (frames of one schema).
 template <class Schema>
 [[nodiscard]] frame<Schema> concat(std::span<frame<Schema> const> frames, stream_ref stream = {},
-                                   resource_ref mr = get_current_resource()) {
+                                   output_resource out = {}) {
   COLX_EXPECTS(!frames.empty(), "concat needs at least one frame");
+  resource_ref const mr = out.for_input(frames.front().kind());
   return [&]<std::size_t... C>(std::index_sequence<C...>) {
     auto const join_column = [&]<std::size_t I>(std::integral_constant<std::size_t, I>) {
       std::vector<any_column_view> views;

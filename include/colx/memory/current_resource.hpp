@@ -130,4 +130,24 @@ inline resource_ref set_current_pinned_resource(resource_ref resource) {
   COLX_FAIL(to_string(kind), " memory needs the CUDA backend: compile this translation unit with nvcc");
 }
 
+// Where an operation on existing data writes its result: the resource the caller gave, or by
+// default the current resource of the input's memory kind, so that a host frame's results stay
+// in host memory in a CUDA build too. (Factories from host values default to
+// get_current_resource(), the build's backend, instead.)
+class output_resource {
+ public:
+  output_resource() = default;
+  output_resource(resource_ref mr) noexcept : _mr(mr), _given(true) {}  // NOLINT: implicit, as resource_ref
+  template <class R>
+    requires(mr::async_resource<R> && !std::same_as<R, resource_ref> && !std::same_as<R, output_resource>)
+  output_resource(R& resource) noexcept : _mr(resource), _given(true) {}  // NOLINT: implicit, as resource_ref
+
+  // The resource to write results of an input in `input` memory to.
+  [[nodiscard]] resource_ref for_input(memory_kind input) const { return _given ? _mr : get_current_resource(input); }
+
+ private:
+  resource_ref _mr = get_current_host_resource();  // unused unless given
+  bool _given = false;
+};
+
 }  // namespace colx
