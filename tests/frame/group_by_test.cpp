@@ -8,6 +8,7 @@
 // table size and, for the skewed mix, the rerun with a larger table; NaN, dates and narrow
 // integers in min/max. Integer results must be exact; floating-point ones within a bound.
 #include "support/backend.hpp"
+#include "support/rows.hpp"
 
 #include <colx/frame/group_by.hpp>
 
@@ -94,14 +95,7 @@ colx::frame<G> make_frame(rows const& r) {
                         colx::make_column<bool>(r.b, {}, mr), colx::make_column<std::int32_t>(r.w, {}, mr));
 }
 
-template <class C>
-auto read(C const& c) {
-  if constexpr (std::is_same_v<C, colx::strings_column>) {
-    return colx::to_strings(c.view());
-  } else {
-    return colx::to_optional_vector(c.view());
-  }
-}
+using colx::test::read;
 
 // Collects mismatches (a CHECK per value would be millions of assertions) and reports the first.
 struct mismatches {

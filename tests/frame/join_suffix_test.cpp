@@ -7,6 +7,7 @@
 // not decltype("name"_c), which nvcc's host pass cannot spell). Also: one on(...)
 // for keys named alike wherever left and right keys are taken (join_rows, build).
 #include "support/backend.hpp"
+#include "support/rows.hpp"
 
 #include <colx/frame/join.hpp>
 
@@ -74,28 +75,9 @@ colx::frame<SR> make_sr(side const& d) {
                          colx::make_strings_column(d.s, colx::type_id::int32, {}, mr), colx::make_column<std::int32_t>(d.id, {}, mr));
 }
 
-template <class C>
-auto read(C const& c) {
-  if constexpr (std::is_same_v<C, colx::strings_column>) {
-    return colx::to_strings(c.view());
-  } else {
-    return colx::to_optional_vector(c.view());
-  }
-}
+using colx::test::read;
 
-// Every row of a frame as a tuple of optionals (strings as std::string), sorted: a probe row's
-// matches come in an unspecified order.
-template <class Frame>
-auto sorted_rows_of(Frame const& f) {
-  return [&]<std::size_t... C>(std::index_sequence<C...>) {
-    auto const columns = std::make_tuple(read(f.template column_at<C>())...);
-    using row = std::tuple<typename std::tuple_element_t<C, std::remove_cvref_t<decltype(columns)>>::value_type...>;
-    std::vector<row> out;
-    for (std::size_t i = 0; i < static_cast<std::size_t>(f.num_rows()); ++i) { out.emplace_back(std::get<C>(columns)[i]...); }
-    std::sort(out.begin(), out.end());
-    return out;
-  }(std::make_index_sequence<Frame::schema_type::size>{});
-}
+using colx::test::sorted_rows_of;
 
 template <class T>
 bool keys_match(std::optional<T> const& a, std::optional<T> const& b, bool nulls_equal) {

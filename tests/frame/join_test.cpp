@@ -7,6 +7,7 @@
 // so results are compared as sorted multisets of rows; what is specified is checked too: probe
 // rows in probe order, then (right and full joins) the unmatched build rows.
 #include "support/backend.hpp"
+#include "support/rows.hpp"
 
 #include <colx/frame/join.hpp>
 
@@ -94,27 +95,9 @@ colx::frame<R> make_right(right_rows const& r) {
 
 // ---- reading results ------------------------------------------------------------------------------
 
-template <class C>
-auto read(C const& c) {
-  if constexpr (std::is_same_v<C, colx::strings_column>) {
-    return colx::to_strings(c.view());
-  } else {
-    return colx::to_optional_vector(c.view());
-  }
-}
+using colx::test::read;
 
-// Every row of a frame as a tuple of optionals (strings as std::string), sorted.
-template <class Frame>
-auto sorted_rows_of(Frame const& f) {
-  return [&]<std::size_t... C>(std::index_sequence<C...>) {
-    auto const columns = std::make_tuple(read(f.template column_at<C>())...);
-    using row = std::tuple<typename std::tuple_element_t<C, std::remove_cvref_t<decltype(columns)>>::value_type...>;
-    std::vector<row> out;
-    for (std::size_t i = 0; i < static_cast<std::size_t>(f.num_rows()); ++i) { out.emplace_back(std::get<C>(columns)[i]...); }
-    std::sort(out.begin(), out.end());
-    return out;
-  }(std::make_index_sequence<Frame::schema_type::size>{});
-}
+using colx::test::sorted_rows_of;
 
 // join_rows' pairs on the host, sorted.
 std::vector<std::pair<size_type, size_type>> sorted_pairs_of(std::pair<colx::uvector<size_type>, colx::uvector<size_type>>&& p) {

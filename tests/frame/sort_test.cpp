@@ -7,6 +7,7 @@
 // several, in every code path: keys packed into 32 or 64 bits for the radix sort, keys too wide
 // for that (row comparator), key expressions, and a lone non-null integer column (keys only).
 #include "support/backend.hpp"
+#include "support/rows.hpp"
 
 #include <colx/frame/sort.hpp>
 
@@ -209,14 +210,7 @@ auto key_column(optionals<host_t<T>> const& v) {
   }
 }
 
-template <class C>
-auto read(C const& c) {
-  if constexpr (std::is_same_v<C, colx::strings_column>) {
-    return colx::to_strings(c.view());
-  } else {
-    return colx::to_optional_vector(c.view());
-  }
-}
+using colx::test::read;
 
 std::vector<std::int32_t> row_numbers(std::size_t n) {
   std::vector<std::int32_t> p(n);

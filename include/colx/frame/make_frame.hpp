@@ -127,17 +127,6 @@ std::pair<stream_ref, resource_ref> frame_placement(Tail&... tail) {
   }
 }
 
-template <class... Named>
-consteval bool value_names_unique() {
-  std::string_view const names[] = {Named::name.view()..., ""};
-  for (std::size_t i = 0; i < sizeof...(Named); ++i) {
-    for (std::size_t j = i + 1; j < sizeof...(Named); ++j) {
-      if (names[i] == names[j]) { return false; }
-    }
-  }
-  return true;
-}
-
 template <std::size_t N, class... Args>
 consteval std::size_t leading_named_values() {
   constexpr bool named[] = {named_values_type<Args>..., false};
@@ -156,7 +145,7 @@ auto make_frame_from(Args&&... args) {
     static_assert(!(named_values_type<std::tuple_element_t<n + T, arg_types>> || ...),
                   "colx::make_frame: the values<\"name\">(...) columns come first, then a stream and a resource");
     using columns = std::tuple<std::tuple_element_t<C, arg_types>...>;
-    static_assert(value_names_unique<std::tuple_element_t<C, columns>...>(),
+    static_assert(names_unique<std::tuple_element_t<C, columns>...>(),
                   "colx::make_frame: two columns have the same name");
     using frame_type = frame<schema<typename field_of_values<std::tuple_element_t<C, columns>>::type...>>;
     auto const [stream, mr] = frame_placement(std::get<n + T>(all)...);

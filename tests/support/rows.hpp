@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Reading results back to compare with host references: a column as optionals (strings as
+// std::string), and every row of a frame as a sorted vector of tuples (for operators whose row
+// order is unspecified: joins, unsorted group-bys).
+#include <colx/colx.hpp>
+
+#include <algorithm>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace colx::test {
+
+template <class C>
+auto read(C const& c) {
+  if constexpr (std::is_same_v<C, strings_column>) {
+    return to_strings(c.view());
+  } else {
+    return to_optional_vector(c.view());
+  }
+}
+
+template <class Frame>
+auto sorted_rows_of(Frame const& f) {
+  return [&]<std::size_t... C>(std::index_sequence<C...>) {
+    auto const columns = std::make_tuple(read(f.template column_at<C>())...);
+    using row = std::tuple<typename std::tuple_element_t<C, std::remove_cvref_t<decltype(columns)>>::value_type...>;
+    std::vector<row> out;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(f.num_rows()); ++i) { out.emplace_back(std::get<C>(columns)[i]...); }
+    std::sort(out.begin(), out.end());
+    return out;
+  }(std::make_index_sequence<Frame::schema_type::size>{});
+}
+
+}  // namespace colx::test
