@@ -71,7 +71,7 @@ auto with = li | colx::with_columns(("l_extendedprice"_c * (1 - "l_discount"_c))
 auto cheap = (li | colx::filter("l_extendedprice"_c < 1000)).collect();   // one compaction pass
 std::cout << colx::explain(li, colx::with_columns(("l_quantity"_c * 2).as<"q2">()));  // kernels, bytes
 
-auto q1 = li                                              // TPC-H Q1, as in tpch/queries.hpp
+auto q1 = li                                              // TPC-H Q1, as in tpch/q1.hpp
   | colx::filter("l_shipdate"_c <= colx::date(1998, 9, 2))
   | colx::group_by(colx::group_by_options{.sorted = true}, "l_returnflag"_c, "l_linestatus"_c)
   | colx::aggregate(colx::sum("l_quantity"_c).as<"sum_qty">(), colx::mean("l_discount"_c).as<"avg_disc">(),

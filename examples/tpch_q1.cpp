@@ -3,7 +3,7 @@
 // derived values and eight aggregations into four groups. Usage: example_tpch_q1 [scale factor].
 #include <colx/colx.hpp>
 #include <colx/tpch/generator.hpp>
-#include <colx/tpch/queries.hpp>
+#include <colx/tpch/q1.hpp>
 
 #include <cstdlib>
 #include <iostream>

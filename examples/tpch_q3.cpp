@@ -3,7 +3,7 @@
 // applies the lineitem filter, a group-by and a top 10. Usage: example_tpch_q3 [scale factor].
 #include <colx/colx.hpp>
 #include <colx/tpch/generator.hpp>
-#include <colx/tpch/queries.hpp>
+#include <colx/tpch/q3.hpp>
 
 #include <cstdlib>
 #include <iostream>

@@ -3,7 +3,7 @@
 // into one pass. Usage: example_tpch_q6 [scale factor].
 #include <colx/colx.hpp>
 #include <colx/tpch/generator.hpp>
-#include <colx/tpch/queries.hpp>
+#include <colx/tpch/q6.hpp>
 
 #include <cstdio>
 #include <cstdlib>
