@@ -92,8 +92,9 @@ template <pipeline_source Source, pipeline_stage Stage>
     return stage.apply(source.collect(stream, mr), stream, mr);
   } else {
     static_assert(detail::always_false<Stage>,
-                  "colx: this stage cannot follow the one before it: aggregate(...) needs group_by(...) just "
-                  "before it, and a reduce(...) or count_if(...) ends a pipeline");
+                  "colx: this stage cannot take what the stage before it gives: group_by(...) is followed by "
+                  "aggregate(...), aggregate(...) needs group_by(...) just before it, and reduce(...) or "
+                  "count_if(...) ends a pipeline");
   }
 }
 

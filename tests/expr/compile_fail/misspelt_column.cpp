@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // A misspelt column name, join keys of different types, a sum of strings and nunique in reduce
-// (a group-by aggregation) and two make_frame columns of one name must be compile errors that say so in plain words. Compiled only by the host.expr.compile_fail test
-// (tests/CMakeLists.txt), once per COLX_MISSPELL_<where> or COLX_WRONG_<what> macro, each of which
-// must fail with its message; with COLX_MISSPELL_NONE, the same uses written right, it must
-// compile, so the failures are the mistakes' and nothing else's.
+// (a group-by aggregation), two make_frame columns of one name, an unnamed aggregation, a join
+// suffix clash and stages in an impossible order must be compile errors that say so in plain
+// words. Compiled only by the host.expr.compile_fail test (tests/CMakeLists.txt), once per
+// COLX_MISSPELL_<where> or COLX_WRONG_<what> macro, each of which must fail with its message;
+// with COLX_MISSPELL_NONE, the same uses written right, it must compile, so the failures are the
+// mistakes' and nothing else's.
 #include <colx/colx.hpp>
 
 #include <cstdint>
@@ -54,6 +56,8 @@ double use(colx::frame<lineitem> const& f, colx::frame<other> const& g) {
   // "code" clashes; its left copy would become "code_x", which the left side already has.
   auto const left = f | colx::with_columns(("qty"_c * 2).as<"code">(), ("qty"_c * 3).as<"code_x">());
   return static_cast<double>((left | colx::join(g, colx::on("code"_c), colx::on("qty"_c))).num_rows());
+#elif defined(COLX_WRONG_STAGE_ORDER)
+  return static_cast<double>((f | colx::group_by("qty"_c) | colx::sort_by("price"_c)).num_rows());
 #elif defined(COLX_WRONG_MAKE_FRAME_NAMES)
   auto const h = colx::make_frame(colx::values<"qty">({1, 2}), colx::values<"qty">({3.0, 4.0}));
   return static_cast<double>(h.size());
