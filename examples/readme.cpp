@@ -101,7 +101,8 @@ ArrowSchema out_schema;
 ArrowArray out_array;
 colx::any_table back = colx::to_table(f);       // the same columns, labelled by field name
 colx::export_arrow(back, &out_schema, &out_array);  // a struct array pyarrow can import
-colx::any_table t = colx::import_arrow_any_table(&out_schema, &out_array);  // zero-copy, takes ownership
+colx::any_table t = colx::import_arrow_any_table(&out_schema, &out_array);  // takes the array, zero-copy
+out_schema.release(&out_schema);                 // the schema stays the caller's to release
 auto g = t.as<colx::schema<colx::field<"id", std::int32_t, colx::not_null>, colx::field<"price", double>>>();
 auto prices = t.select({"price"});               // by label, list, prefix; hierarchical labels too
 DLManagedTensorVersioned* tensor = colx::to_dlpack(g["id"_c]);  // torch.from_dlpack(...)
