@@ -204,24 +204,17 @@ template <class Schema>
 }
 
 // Pipeline stages: f | head(n), f | tail(n) (after a filter: of the kept rows).
-struct head_stage {
+struct end_rows_stage {
   using stage_tag = void;
   size_type n;
+  bool from_end;  // tail(n), else head(n)
   template <class Schema>
   frame<Schema> apply(frame<Schema> const& f, stream_ref stream, resource_ref mr) const {
-    return head(f, n, stream, mr);
+    return from_end ? f.tail(n, stream, mr) : f.head(n, stream, mr);
   }
 };
-struct tail_stage {
-  using stage_tag = void;
-  size_type n;
-  template <class Schema>
-  frame<Schema> apply(frame<Schema> const& f, stream_ref stream, resource_ref mr) const {
-    return tail(f, n, stream, mr);
-  }
-};
-[[nodiscard]] constexpr head_stage head(size_type n) { return {n}; }
-[[nodiscard]] constexpr tail_stage tail(size_type n) { return {n}; }
+[[nodiscard]] constexpr end_rows_stage head(size_type n) { return {n, false}; }
+[[nodiscard]] constexpr end_rows_stage tail(size_type n) { return {n, true}; }
 
 // The rows of every frame, in order (frames of one schema).
 template <class Schema>

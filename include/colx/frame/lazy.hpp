@@ -25,12 +25,6 @@ namespace colx {
 
 namespace detail {
 
-// `acc | stage`: run() collects a pending filter first where the stage cannot take it.
-template <class Acc, class Stage>
-auto apply_stage(Acc const& acc, Stage const& stage) {
-  return run(acc, stage);
-}
-
 // The result of running `Stages...` on a Source, as a type (the compile-time check).
 template <class Acc, class... Stages>
 struct pipeline_result {
@@ -38,7 +32,7 @@ struct pipeline_result {
 };
 template <class Acc, class Stage, class... More>
 struct pipeline_result<Acc, Stage, More...> {
-  using type = typename pipeline_result<decltype(apply_stage(std::declval<Acc const&>(), std::declval<Stage const&>())),
+  using type = typename pipeline_result<decltype(run(std::declval<Acc const&>(), std::declval<Stage const&>())),
                                         More...>::type;
 };
 
@@ -101,10 +95,8 @@ class lazy_frame {
       std::string s = "aggregate/reduce";
       std::apply([&](auto const&... a) { ((s += " " + to_text(a)), ...); }, stage.aggs);
       return s;
-    } else if constexpr (std::is_same_v<Stage, head_stage>) {
-      return "head " + std::to_string(stage.n);
-    } else if constexpr (std::is_same_v<Stage, tail_stage>) {
-      return "tail " + std::to_string(stage.n);
+    } else if constexpr (std::is_same_v<Stage, end_rows_stage>) {
+      return (stage.from_end ? "tail " : "head ") + std::to_string(stage.n);
     } else if constexpr (requires { stage.keys; stage.options.drop_null_keys; }) {
       return "group_by";
     } else if constexpr (requires { stage.keys; stage.keep; }) {
