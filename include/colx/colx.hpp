@@ -33,7 +33,7 @@
 #include <colx/frame/pipeline.hpp>
 #include <colx/frame/rank.hpp>
 #include <colx/frame/scan.hpp>
-#include <colx/frame/schema.hpp>
+#include <colx/types/schema.hpp>
 #include <colx/frame/select.hpp>
 #include <colx/frame/sort.hpp>
 #include <colx/interop/arrow_device.hpp>

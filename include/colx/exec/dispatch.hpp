@@ -4,7 +4,7 @@
 // backend that owns memory of that kind. Both executors offer the same primitives, so an
 // algorithm is written once as a generic lambda over `auto const& exec`.
 #include <colx/core/error.hpp>
-#include <colx/exec/host_executor.hpp>
+#include <colx/host/executor.hpp>
 #include <colx/memory/resource.hpp>
 
 #if COLX_HAS_CUDA

@@ -6,7 +6,7 @@
 // fixed_string, so they can be kernel arguments (nvcc's generated launch code cannot spell one).
 #include <colx/core/fixed_string.hpp>
 #include <colx/expr/maybe.hpp>
-#include <colx/frame/schema.hpp>
+#include <colx/types/schema.hpp>
 #include <colx/core/tuple.hpp>
 
 #include <string>

@@ -9,7 +9,7 @@
 #include <colx/column/strings_input_view.hpp>
 #include <colx/core/tuple.hpp>
 #include <colx/expr/expression.hpp>
-#include <colx/frame/schema.hpp>
+#include <colx/types/schema.hpp>
 
 #include <algorithm>
 #include <memory>

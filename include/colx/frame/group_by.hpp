@@ -17,7 +17,7 @@
 // table's size comes from the number of groups estimated on a sample of the rows; an estimate
 // that proves too small is detected and the pass rerun. nunique keeps, beside the table, a set of
 // (group, value) pairs: a row counts for its group where its pair is new to the set.
-#include <colx/exec/aggregate_rows.hpp>
+#include <colx/exec/aggregate_pass.hpp>
 #include <colx/exec/group_cells.hpp>
 #include <colx/exec/packed_keys.hpp>
 #include <colx/exec/row_keys.hpp>
@@ -936,7 +936,7 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
     on_backend(kind, stream, [&](auto const& exec) {
       exec.for_each_n(slots, init_table_fn<fn_t>{fn});
       // Few groups: each block first merges into its own shared-memory table.
-      exec.aggregate_rows(n, fn, shared_slots, private_caches);
+      aggregate_rows(exec, n, fn, shared_slots, private_caches);
     });
     auto const c = read_counters();
     if (c[2] != 0) {  // too many groups (or pairs) for this table: again, four times larger

@@ -15,7 +15,7 @@
 #include <colx/column/factories.hpp>
 #include <colx/core/fixed_string.hpp>
 #include <colx/frame/frame.hpp>
-#include <colx/frame/schema.hpp>
+#include <colx/types/schema.hpp>
 #include <colx/memory/current_resource.hpp>
 
 #include <concepts>

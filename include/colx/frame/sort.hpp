@@ -6,6 +6,7 @@
 // combinations) use a stable merge sort with a row comparator. The permutation then gathers
 // every column in one kernel.
 #include <colx/exec/row_keys.hpp>
+#include <colx/exec/sort.hpp>
 #include <colx/frame/gather.hpp>
 #include <colx/frame/stage.hpp>
 
@@ -173,10 +174,10 @@ uvector<std::int32_t> sorted_rows(Frame const& f, tuple<Keys...> const& keys, st
       uvector<word> sorted(n, stream, mr);
       uvector<std::int32_t> rows(n, stream, mr);
       exec.for_each_n(n, pack_keys_fn<inputs, word, Keys...>{f.inputs(), keys, packed.data(), rows.data()});
-      exec.sort_pairs(n, packed.data(), sorted.data(), rows.data(), order.data(), bits, false);
+      sort_pairs(exec, n, packed.data(), sorted.data(), rows.data(), order.data(), bits, false);
     } else {
       exec.for_each_n(n, iota_fn{order.data()});
-      exec.stable_sort(order.data(), n, row_less_fn<inputs, Keys...>{f.inputs(), keys});
+      sort_by_comparator(exec, order.data(), n, row_less_fn<inputs, Keys...>{f.inputs(), keys});
     }
   });
   return order;
@@ -232,7 +233,7 @@ frame<Schema> sort_frame(frame<Schema> const& f, tuple<Keys...> const& keys, str
     if (c.null_count() == 0) {
       using T = typename Schema::template field_at<0>::type;
       uvector<T> out(c.size(), stream, mr);
-      on_backend(f.kind(), stream, [&](auto const& exec) { exec.sort_keys(c.size(), c.data(), out.data(), get<0>(keys).descending); });
+      on_backend(f.kind(), stream, [&](auto const& exec) { sort_keys(exec, c.size(), c.data(), out.data(), get<0>(keys).descending); });
       return frame<Schema>(column<T>(std::move(out)));
     }
   }

@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The CUDA backend's primitives, stream-ordered: a grid-stride for-each kernel, and CUB for
-// reductions and scans (deterministic, temporary storage from the current device resource).
+// The CUDA backend's generic primitives, stream-ordered (the contract: exec/executor.hpp): a
+// grid-stride for-each kernel, row folds, one-pass compaction, and CUB for reductions and scans
+// (deterministic, temporary storage from the current device resource). Sorting (gpu/sort.cuh)
+// and the hash aggregation's pass (gpu/aggregate_rows.cuh) are overloads on this executor,
+// included only by the operators that need them: CUB's sorts are most of a TU's parsing time.
 #include <colx/core/config.hpp>
+#include <colx/exec/executor.hpp>
 #include <colx/gpu/cuda_try.cuh>
-#include <colx/gpu/aggregate_rows.cuh>
+#include <colx/gpu/launch.cuh>
 #include <colx/gpu/select_rows.cuh>
-#include <colx/gpu/sort.cuh>
-#include <colx/memory/current_resource.hpp>
 #include <colx/memory/stream.hpp>
-
-#include <colx/column/bitmask.hpp>
 
 #include <cub/block/block_reduce.cuh>
 #include <cub/device/device_reduce.cuh>
@@ -19,13 +19,8 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
-#include <array>
-#include <mutex>
-#include <optional>
-#include <utility>
-#include <vector>
-
 #include <algorithm>
+#include <utility>
 
 namespace colx::gpu {
 namespace detail {
@@ -42,24 +37,6 @@ __global__ void strided_kernel(size_type n, F f) {
   size_type const step = static_cast<size_type>(gridDim.x) * blockDim.x;
   f(static_cast<size_type>(blockIdx.x) * blockDim.x + threadIdx.x, n, step);
 }
-
-// Allocates CUB's temporary storage from the current device resource for one call.
-class temporary_storage {
- public:
-  temporary_storage(std::size_t bytes, stream_ref stream)
-      : _mr(get_current_device_resource()), _stream(stream), _bytes(bytes),
-        _data(_mr.allocate_async(std::max<std::size_t>(bytes, 1), mr::default_alignment, stream)) {}
-  temporary_storage(temporary_storage const&) = delete;
-  temporary_storage& operator=(temporary_storage const&) = delete;
-  ~temporary_storage() { _mr.deallocate_async(_data, std::max<std::size_t>(_bytes, 1), mr::default_alignment, _stream); }
-  [[nodiscard]] void* data() const noexcept { return _data; }
-
- private:
-  resource_ref _mr;
-  stream_ref _stream;
-  std::size_t _bytes;
-  void* _data;
-};
 
 // Folds a block's rows into one state: each thread takes rows i, i + stride, ... in order (four
 // at a time, so their loads are in flight together), then cub::BlockReduce merges the threads'
@@ -114,23 +91,6 @@ __global__ void evaluate_rows_kernel(size_type n, F f) {
   }
 }
 
-// An attribute of the current device, asked once per device.
-template <cudaDeviceAttr Attribute>
-int device_attribute() {
-  static std::mutex mutex;
-  static std::array<int, 64> cached{};
-  int device = 0;
-  COLX_CUDA_TRY(cudaGetDevice(&device));
-  std::lock_guard lock(mutex);
-  if (device < 64 && cached[static_cast<std::size_t>(device)] > 0) { return cached[static_cast<std::size_t>(device)]; }
-  int value = 0;
-  COLX_CUDA_TRY(cudaDeviceGetAttribute(&value, Attribute, device));
-  if (device < 64) { cached[static_cast<std::size_t>(device)] = value; }
-  return value;
-}
-// Streaming multiprocessors of the current device.
-inline int multiprocessors() { return device_attribute<cudaDevAttrMultiProcessorCount>(); }
-
 // f(i) below n, zero at n: the scan's extra element that carries the total. At namespace scope:
 // a kernel's template arguments must be nameable from the host code nvcc generates to launch it.
 template <class T, class F>
@@ -170,116 +130,13 @@ struct executor {
     COLX_CUDA_TRY(cudaGetLastError());
   }
 
-  // The hash aggregation's pass over n rows (exec/aggregate_rows.hpp), with a shared-memory table
-  // of `shared_slots` slots per block when that is not 0 (gpu/aggregate_rows.cuh). Private caches
-  // of several groups pay only when a thread's rows fall into very few groups: otherwise every
-  // row misses, and the threads of a warp take different paths through the cache.
-  template <class Fn>
-  void aggregate_rows(size_type n, Fn const& fn, int shared_slots, bool tiny) const {
-    if (n <= 0) { return; }
-    if constexpr (requires { Fn::partitionable; }) {
-      if constexpr (Fn::partitionable) {
-        if (!tiny && shared_slots == 0 && aggregate_partitioned(n, fn)) { return; }
-      }
-    }
-    if (tiny) {
-      launch_aggregate<colx::detail::group_cache_size>(n, fn, shared_slots);
-    } else {
-      launch_aggregate<1>(n, fn, shared_slots);
-    }
-  }
-
- private:
-  // The many-groups pass through partitions (gpu/aggregate_rows.cuh) when the table is larger than
-  // L2, with slices of at most half of it; false (nothing done) when the table fits, the rows are
-  // few, or the records find no memory.
-  template <class Fn>
-  bool aggregate_partitioned(size_type n, Fn const& fn) const {
-    constexpr int items = detail::scatter_items_v<Fn, block_size>;
-    if constexpr (items == 0) {  // records too wide to stage
-      (void)n;
-      (void)fn;
-      return false;
-    } else {
-      auto const l2 = static_cast<std::size_t>(detail::device_attribute<cudaDevAttrL2CacheSize>());
-      std::size_t const table = fn.table_bytes();
-      std::uint64_t const slots = fn.slot_mask + 1;
-      if (n < (size_type{1} << 20) || l2 == 0 || table <= l2) { return false; }
-      int parts = 2;
-      while (parts < detail::most_partitions && table / static_cast<std::size_t>(parts) > l2 / 2) { parts *= 2; }
-      if (static_cast<std::uint64_t>(parts) > slots) { return false; }
-      int shift = 0;
-      while ((std::uint64_t{1} << shift) * static_cast<std::uint64_t>(parts) < slots) { ++shift; }
-
-      using record = detail::partition_record<Fn>;
-      detail::temporary_storage counts(static_cast<std::size_t>(parts) * sizeof(size_type), stream);
-      auto* const cursors = static_cast<size_type*>(counts.data());
-      COLX_CUDA_TRY(cudaMemsetAsync(cursors, 0, static_cast<std::size_t>(parts) * sizeof(size_type), stream.value()));
-      size_type const blocks = std::min<size_type>((n + block_size - 1) / block_size, size_type{8} * detail::multiprocessors());
-      detail::count_partitions_kernel<block_size><<<static_cast<unsigned>(blocks), block_size, 0, stream.value()>>>(n, fn, shift, parts, cursors);
-      COLX_CUDA_TRY(cudaGetLastError());
-      std::vector<size_type> offsets(static_cast<std::size_t>(parts));
-      COLX_CUDA_TRY(cudaMemcpyAsync(offsets.data(), cursors, offsets.size() * sizeof(size_type), cudaMemcpyDeviceToHost, stream.value()));
-      stream.synchronize();
-      size_type total = 0;
-      for (auto& o : offsets) { total += std::exchange(o, total); }  // exclusive prefix: each partition's first record
-      if (total == 0) { return true; }
-      std::optional<detail::temporary_storage> records;
-      try {
-        records.emplace(static_cast<std::size_t>(total) * sizeof(record), stream);
-      } catch (out_of_memory const&) {
-        return false;
-      }
-      // From pageable memory: the call returns once it has taken `offsets`.
-      COLX_CUDA_TRY(cudaMemcpyAsync(cursors, offsets.data(), offsets.size() * sizeof(size_type), cudaMemcpyHostToDevice, stream.value()));
-      auto* const out = static_cast<record*>(records->data());
-      detail::scatter_partitions_kernel<block_size, items>
-          <<<static_cast<unsigned>(blocks), block_size, 0, stream.value()>>>(n, fn, shift, parts, cursors, out);
-      COLX_CUDA_TRY(cudaGetLastError());
-      auto const add = detail::add_records_kernel<block_size, 4, Fn>;
-      int resident = 0;
-      COLX_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, add, block_size, 0));
-      size_type const add_blocks = std::max<size_type>(
-          1, std::min<size_type>((total + block_size - 1) / block_size, size_type{std::max(resident, 1)} * detail::multiprocessors()));
-      add<<<static_cast<unsigned>(add_blocks), block_size, 0, stream.value()>>>(total, fn, out);
-      COLX_CUDA_TRY(cudaGetLastError());
-      return true;
-    }
-  }
-
-  // As many blocks as can be resident at once (at most one per block_size rows): each thread
-  // then sees many rows, and its private cells pay.
-  template <int CacheSize, class Fn>
-  void launch_aggregate(size_type n, Fn const& fn, int shared_slots) const {
-    auto const kernel = detail::aggregate_rows_kernel<block_size, CacheSize, Fn>;
-    std::size_t const shared_bytes = detail::aggregate_shared_bytes<block_size, CacheSize, Fn>(shared_slots);
-    if constexpr (CacheSize > 1) {
-      // Private cells too wide for shared memory (a dozen aggregations at once): one per thread,
-      // in registers, as with many groups.
-      if (shared_bytes > static_cast<std::size_t>(detail::device_attribute<cudaDevAttrMaxSharedMemoryPerBlockOptin>())) {
-        launch_aggregate<1>(n, fn, shared_slots);
-        return;
-      }
-    }
-    if (shared_bytes > 48 * 1024) {  // beyond the default, a kernel must ask for it
-      COLX_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
-    }
-    int resident = 0;
-    COLX_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, block_size, shared_bytes));
-    size_type const blocks = std::max<size_type>(
-        1, std::min<size_type>((n + block_size - 1) / block_size, size_type{std::max(resident, 1)} * detail::multiprocessors()));
-    kernel<<<static_cast<unsigned>(blocks), block_size, shared_bytes, stream.value()>>>(n, fn, shared_slots);
-    COLX_CUDA_TRY(cudaGetLastError());
-  }
-
- public:
   // Returns the op-reduction of init and f(0), ..., f(n-1) to the host: synchronises the stream.
   template <class T, class F, class Op>
   [[nodiscard]] T transform_reduce(size_type n, T init, F f, Op op) const {
     auto const in = thrust::make_transform_iterator(thrust::counting_iterator<size_type>(0), f);
     std::size_t temp_bytes = 0;
     COLX_CUDA_TRY(cub::DeviceReduce::Reduce(nullptr, temp_bytes, in, static_cast<T*>(nullptr), n, op, init, stream.value()));
-    std::size_t const result_offset = round_up(temp_bytes);
+    std::size_t const result_offset = detail::round_up(temp_bytes);
     detail::temporary_storage temp(result_offset + sizeof(T), stream);
     auto* result = reinterpret_cast<T*>(static_cast<char*>(temp.data()) + result_offset);
     COLX_CUDA_TRY(cub::DeviceReduce::Reduce(temp.data(), temp_bytes, in, result, n, op, init, stream.value()));
@@ -331,7 +188,7 @@ struct executor {
     COLX_EXPECTS(tiles < (size_type{1} << 31), "select_rows: ", n, " rows are too many for one pass");
     std::size_t state_bytes = 0;
     COLX_CUDA_TRY(detail::select_tile_state::AllocationSize(static_cast<int>(tiles), state_bytes));
-    std::size_t const total_offset = round_up(state_bytes);
+    std::size_t const total_offset = detail::round_up(state_bytes);
     detail::temporary_storage temp(total_offset + sizeof(long long), stream);
     detail::select_tile_state state;
     COLX_CUDA_TRY(state.Init(static_cast<int>(tiles), temp.data(), state_bytes));
@@ -384,30 +241,8 @@ struct executor {
     detail::temporary_storage temp(temp_bytes, stream);
     scan(temp.data());
   }
-
-  // Stable radix sort of (key, value) pairs by the key's bits [0, end_bit); see gpu/sort.cuh.
-  template <class K, class V>
-  void sort_pairs(size_type n, K const* keys_in, K* keys_out, V const* values_in, V* values_out, int end_bit,
-                  bool descending) const {
-    if (n > 0) {
-      detail::radix_sort_pairs<K, V, detail::temporary_storage>(n, keys_in, keys_out, values_in, values_out, end_bit,
-                                                                 descending, stream);
-    }
-  }
-  template <class K>
-  void sort_keys(size_type n, K const* keys_in, K* keys_out, bool descending) const {
-    if (n > 0) { detail::radix_sort_keys<K, detail::temporary_storage>(n, keys_in, keys_out, descending, stream); }
-  }
-  // Sorts [first, first + n) in place by less(a, b), stably (a merge sort).
-  template <class V, class Less>
-  void stable_sort(V* first, size_type n, Less less) const {
-    if (n > 1) { detail::stable_sort(first, n, less, stream); }
-  }
-
- private:
-  static constexpr std::size_t round_up(std::size_t bytes) {
-    return (bytes + mr::default_alignment - 1) / mr::default_alignment * mr::default_alignment;
-  }
 };
+
+static_assert(colx::executor<executor>, "gpu::executor must offer every primitive of exec/executor.hpp");
 
 }  // namespace colx::gpu

@@ -1,67 +1,23 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Sorting on the device: CUB's radix sort for keys that encode as unsigned integers, Thrust's
-// merge sort with a comparator for the rest (strings, keys wider than 64 bits). Temporary storage
-// comes from the current device resource, on the caller's stream.
+// Sorting on the device (the contract: exec/sort.hpp): CUB's radix sort for keys that encode as
+// unsigned integers, and for the rest (strings, keys wider than 128 bits) a stable sort by a
+// comparator: every pair compared at once for a few rows, CUB's merge sort beyond.
 #include <colx/core/error.hpp>
 #include <colx/exec/atomics.hpp>
 #include <colx/gpu/cuda_try.cuh>
-#include <colx/memory/current_resource.hpp>
-#include <colx/memory/stream.hpp>
+#include <colx/gpu/executor.cuh>
+#include <colx/gpu/launch.cuh>
 
+#include <cub/device/device_merge_sort.cuh>
 #include <cub/device/device_radix_sort.cuh>
-#include <thrust/execution_policy.h>
-#include <thrust/sort.h>
 
 #include <cstddef>
+#include <cstdint>
+#include <limits>
 
-namespace colx::gpu::detail {
-
-// Thrust's temporary allocations through the current device resource, stream-ordered.
-class thrust_allocator {
- public:
-  using value_type = char;
-  explicit thrust_allocator(stream_ref stream) : _mr(get_current_device_resource()), _stream(stream) {}
-  char* allocate(std::ptrdiff_t bytes) {
-    return static_cast<char*>(_mr.allocate_async(static_cast<std::size_t>(bytes), mr::default_alignment, _stream));
-  }
-  void deallocate(char* p, std::size_t bytes) { _mr.deallocate_async(p, bytes, mr::default_alignment, _stream); }
-
- private:
-  resource_ref _mr;
-  stream_ref _stream;
-};
-
-// CUB's radix sort of (key, value) pairs, stable, keys ascending or descending over bits
-// [0, end_bit). Keys of a signed or floating type are ordered by value (CUB flips their bits).
-template <class K, class V, class Temp>
-void radix_sort_pairs(size_type n, K const* keys_in, K* keys_out, V const* values_in, V* values_out, int end_bit,
-                      bool descending, stream_ref stream) {
-  auto const call = [&](void* temp, std::size_t& bytes) {
-    return descending ? cub::DeviceRadixSort::SortPairsDescending(temp, bytes, keys_in, keys_out, values_in, values_out, n, 0,
-                                                                  end_bit, stream.value())
-                      : cub::DeviceRadixSort::SortPairs(temp, bytes, keys_in, keys_out, values_in, values_out, n, 0, end_bit,
-                                                        stream.value());
-  };
-  std::size_t bytes = 0;
-  COLX_CUDA_TRY(call(nullptr, bytes));
-  Temp temp(bytes, stream);
-  COLX_CUDA_TRY(call(temp.data(), bytes));
-}
-
-template <class K, class Temp>
-void radix_sort_keys(size_type n, K const* keys_in, K* keys_out, bool descending, stream_ref stream) {
-  auto const call = [&](void* temp, std::size_t& bytes) {
-    return descending ? cub::DeviceRadixSort::SortKeysDescending(temp, bytes, keys_in, keys_out, n, 0,
-                                                                 static_cast<int>(sizeof(K) * 8), stream.value())
-                      : cub::DeviceRadixSort::SortKeys(temp, bytes, keys_in, keys_out, n, 0, static_cast<int>(sizeof(K) * 8),
-                                                       stream.value());
-  };
-  std::size_t bytes = 0;
-  COLX_CUDA_TRY(call(nullptr, bytes));
-  Temp temp(bytes, stream);
-  COLX_CUDA_TRY(call(temp.data(), bytes));
-}
+namespace colx::gpu {
+namespace detail {
 
 // Few rows (a group-by's sorted result, a top-k's candidates): each row's place is the number of
 // rows that go before it, found by comparing every pair at once, and ties go by position. A merge
@@ -86,27 +42,80 @@ __global__ void place_by_rank_kernel(V const* values, size_type n, size_type con
   if (i < n) { out[ranks[i]] = values[i]; }
 }
 
+// The merge sort's comparator, called rather than inlined: CUB's block sort unrolls a few hundred
+// comparisons, and a comparator of two string keys inlined at each made TPC-H Q1's sort kernels
+// 87,000 lines of PTX (most of the example's compile time) for a sort of four rows.
 template <class V, class Less>
-void stable_sort(V* first, size_type n, Less less, stream_ref stream) {
-  if (n <= 1) { return; }
-  if (n <= pairwise_sort_limit) {
-    thrust_allocator temp(stream);
-    std::size_t const bytes = static_cast<std::size_t>(n) * (sizeof(size_type) + sizeof(V));
-    char* const storage = temp.allocate(static_cast<std::ptrdiff_t>(bytes));
-    auto* const ranks = reinterpret_cast<size_type*>(storage);
-    auto* const sorted = reinterpret_cast<V*>(storage + static_cast<std::size_t>(n) * sizeof(size_type));
-    constexpr int block = 256;
-    COLX_CUDA_TRY(cudaMemsetAsync(ranks, 0, static_cast<std::size_t>(n) * sizeof(size_type), stream.value()));
-    rank_by_pairs_kernel<<<static_cast<unsigned>((n * n + block - 1) / block), block, 0, stream.value()>>>(first, n, less, ranks);
-    COLX_CUDA_TRY(cudaGetLastError());
-    place_by_rank_kernel<<<static_cast<unsigned>((n + block - 1) / block), block, 0, stream.value()>>>(first, n, ranks, sorted);
-    COLX_CUDA_TRY(cudaGetLastError());
-    COLX_CUDA_TRY(cudaMemcpyAsync(first, sorted, static_cast<std::size_t>(n) * sizeof(V), cudaMemcpyDeviceToDevice, stream.value()));
-    temp.deallocate(storage, bytes);
-    return;
-  }
-  thrust::stable_sort(thrust::cuda::par_nosync(thrust_allocator(stream)).on(stream.value()), first, first + n, less);
+struct outlined_less {
+  Less less;
+  COLX_HOST_DEVICE __noinline__ bool operator()(V const& a, V const& b) const { return less(a, b); }
+};
+
+template <class V, class Less>
+void sort_by_pairwise_ranks(executor const& exec, V* first, size_type n, Less const& less) {
+  std::size_t const rank_bytes = round_up(static_cast<std::size_t>(n) * sizeof(size_type));
+  temporary_storage temp(rank_bytes + static_cast<std::size_t>(n) * sizeof(V), exec.stream);
+  auto* const ranks = static_cast<size_type*>(temp.data());
+  auto* const sorted = reinterpret_cast<V*>(static_cast<char*>(temp.data()) + rank_bytes);
+  constexpr int block = 256;
+  COLX_CUDA_TRY(cudaMemsetAsync(ranks, 0, static_cast<std::size_t>(n) * sizeof(size_type), exec.stream.value()));
+  rank_by_pairs_kernel<<<static_cast<unsigned>((n * n + block - 1) / block), block, 0, exec.stream.value()>>>(first, n, less, ranks);
   COLX_CUDA_TRY(cudaGetLastError());
+  place_by_rank_kernel<<<static_cast<unsigned>((n + block - 1) / block), block, 0, exec.stream.value()>>>(first, n, ranks, sorted);
+  COLX_CUDA_TRY(cudaGetLastError());
+  COLX_CUDA_TRY(cudaMemcpyAsync(first, sorted, static_cast<std::size_t>(n) * sizeof(V), cudaMemcpyDeviceToDevice, exec.stream.value()));
 }
 
-}  // namespace colx::gpu::detail
+// Runs a CUB device-wide call twice: once to size its temporary storage, once to do the work.
+template <class Call>
+void with_temporary_storage(executor const& exec, Call const& call) {
+  std::size_t bytes = 0;
+  COLX_CUDA_TRY(call(nullptr, bytes));
+  temporary_storage temp(bytes, exec.stream);
+  COLX_CUDA_TRY(call(temp.data(), bytes));
+}
+
+}  // namespace detail
+
+// CUB's radix sort of (key, value) pairs, stable, keys ascending or descending over bits
+// [0, end_bit). Keys of a signed or floating type are ordered by value (CUB flips their bits).
+template <class K, class V>
+void sort_pairs(executor const& exec, size_type n, K const* keys_in, K* keys_out, V const* values_in, V* values_out,
+                int end_bit, bool descending) {
+  if (n <= 0) { return; }
+  detail::with_temporary_storage(exec, [&](void* temp, std::size_t& bytes) {
+    return descending ? cub::DeviceRadixSort::SortPairsDescending(temp, bytes, keys_in, keys_out, values_in, values_out, n,
+                                                                  0, end_bit, exec.stream.value())
+                      : cub::DeviceRadixSort::SortPairs(temp, bytes, keys_in, keys_out, values_in, values_out, n, 0, end_bit,
+                                                        exec.stream.value());
+  });
+}
+
+template <class K>
+void sort_keys(executor const& exec, size_type n, K const* keys_in, K* keys_out, bool descending) {
+  if (n <= 0) { return; }
+  constexpr int bits = static_cast<int>(sizeof(K) * 8);
+  detail::with_temporary_storage(exec, [&](void* temp, std::size_t& bytes) {
+    return descending ? cub::DeviceRadixSort::SortKeysDescending(temp, bytes, keys_in, keys_out, n, 0, bits, exec.stream.value())
+                      : cub::DeviceRadixSort::SortKeys(temp, bytes, keys_in, keys_out, n, 0, bits, exec.stream.value());
+  });
+}
+
+// Sorts [first, first + n) in place by less(a, b), stably. One offset type (32 bits) for CUB's
+// merge sort: Thrust's stable_sort compiled every sort twice, for 32- and 64-bit sizes.
+template <class V, class Less>
+void sort_by_comparator(executor const& exec, V* first, size_type n, Less less) {
+  if (n <= 1) { return; }
+  if (n <= detail::pairwise_sort_limit) {
+    detail::sort_by_pairwise_ranks(exec, first, n, less);
+    return;
+  }
+  COLX_EXPECTS(n <= std::numeric_limits<std::int32_t>::max(), "sort: ", n, " rows; at most 2^31 - 1 rows can be sorted");
+  auto const count = static_cast<std::uint32_t>(n);
+  detail::outlined_less<V, Less> const outlined{less};
+  detail::with_temporary_storage(exec, [&](void* temp, std::size_t& bytes) {
+    return cub::DeviceMergeSort::StableSortKeys(temp, bytes, first, count, outlined, exec.stream.value());
+  });
+}
+
+}  // namespace colx::gpu

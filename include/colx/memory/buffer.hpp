@@ -4,7 +4,7 @@
 // One class for every kind of memory: where a buffer lives is a run-time fact (its resource's
 // kind), because columns move between host and device at run time.
 #include <colx/core/error.hpp>
-#include <colx/exec/copy_bytes.hpp>
+#include <colx/memory/copy_bytes.hpp>
 #include <colx/memory/current_resource.hpp>
 #include <colx/memory/resource.hpp>
 

@@ -3,7 +3,7 @@
 // The TPC-H columns colx generates, in the specification's column order, without the text
 // columns no benchmark query of ours reads (names, addresses, comments, ship modes). Every
 // field is not_null, as in TPC-H, so kernels over them read no validity masks.
-#include <colx/frame/schema.hpp>
+#include <colx/types/schema.hpp>
 #include <colx/types/chrono.hpp>
 #include <colx/types/string_view.hpp>
 

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The host backend: the same primitives as the CUDA executor, run with OpenMP on host memory.
-// Synchronous, so the stream it carries orders nothing.
+// The host backend's generic primitives (the contract: exec/executor.hpp), run with OpenMP on
+// host memory. Synchronous, so the stream it carries orders nothing. Sorting (host/sort.hpp) and
+// the hash aggregation's pass (host/aggregate_pass.hpp) are overloads on this executor.
 #include <colx/core/config.hpp>
-#include <colx/memory/stream.hpp>
-
-#include <colx/column/bitmask.hpp>
-#include <colx/exec/aggregate_rows.hpp>
+#include <colx/exec/executor.hpp>
 #include <colx/exec/select_verdict.hpp>
+#include <colx/memory/stream.hpp>
 
 #include <cstdint>
 #include <algorithm>
@@ -39,13 +38,6 @@ struct executor {
     size_type const chunks = (n + reduce_chunk - 1) / reduce_chunk;
 #pragma omp parallel for schedule(static) if (n >= parallel_threshold)
     for (size_type c = 0; c < chunks; ++c) { f(c * reduce_chunk, std::min(n, (c + 1) * reduce_chunk), size_type{1}); }
-  }
-
-  // The hash aggregation's pass over n rows (exec/aggregate_rows.hpp); the host has no shared
-  // tables, so shared_slots is ignored.
-  template <class Fn>
-  void aggregate_rows(size_type n, Fn const& fn, int, bool) const {
-    for_each_strided(n, detail::aggregate_chunk_fn<Fn>{fn});
   }
 
   // op(...op(op(init, f(0)), f(1))..., f(n-1)) up to associativity, in a fixed order.
@@ -138,37 +130,6 @@ struct executor {
     return offsets.back();
   }
 
-  // Stable sort of (key, value) pairs by key (ascending or descending): the radix sort's contract.
-  // Keys are unsigned encodings or integers here, so < is a strict weak order.
-  template <class K, class V>
-  void sort_pairs(size_type n, K const* keys_in, K* keys_out, V const* values_in, V* values_out, int,
-                  bool descending) const {
-    std::vector<std::pair<K, V>> pairs(static_cast<std::size_t>(n));
-    for (size_type i = 0; i < n; ++i) { pairs[static_cast<std::size_t>(i)] = {keys_in[i], values_in[i]}; }
-    if (descending) {
-      std::stable_sort(pairs.begin(), pairs.end(), [](auto const& a, auto const& b) { return b.first < a.first; });
-    } else {
-      std::stable_sort(pairs.begin(), pairs.end(), [](auto const& a, auto const& b) { return a.first < b.first; });
-    }
-    for (size_type i = 0; i < n; ++i) {
-      keys_out[i] = pairs[static_cast<std::size_t>(i)].first;
-      values_out[i] = pairs[static_cast<std::size_t>(i)].second;
-    }
-  }
-  template <class K>
-  void sort_keys(size_type n, K const* keys_in, K* keys_out, bool descending) const {
-    std::copy(keys_in, keys_in + n, keys_out);
-    if (descending) {
-      std::stable_sort(keys_out, keys_out + n, [](K a, K b) { return b < a; });
-    } else {
-      std::stable_sort(keys_out, keys_out + n);
-    }
-  }
-  template <class V, class Less>
-  void stable_sort(V* first, size_type n, Less less) const {
-    std::stable_sort(first, first + n, less);
-  }
-
   // out[i] = f(0) op ... op f(i); with `keys`, restarting wherever keys[i] != keys[i - 1].
   template <class T, class F, class Op, class Key = std::uint32_t>
   void inclusive_scan(size_type n, F f, T* out, Op op, Key const* keys = nullptr) const {
@@ -190,5 +151,7 @@ struct executor {
     return init;
   }
 };
+
+static_assert(colx::executor<executor>, "host::executor must offer every primitive of exec/executor.hpp");
 
 }  // namespace colx::host
