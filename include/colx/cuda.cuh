@@ -5,8 +5,8 @@
 #  error "colx/cuda.cuh is for translation units compiled by nvcc; include colx/colx.hpp elsewhere"
 #endif
 #include <colx/colx.hpp>
-#include <colx/gpu/cuda_try.cuh>
+#include <colx/core/cuda_try.cuh>
 #include <colx/gpu/executor.cuh>
-#include <colx/gpu/pinned_pool_resource.cuh>
-#include <colx/gpu/pinned_resource.cuh>
-#include <colx/gpu/pool_resource.cuh>
+#include <colx/memory/pinned_pool_resource.cuh>
+#include <colx/memory/pinned_resource.cuh>
+#include <colx/memory/pool_resource.cuh>

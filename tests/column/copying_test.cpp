@@ -347,7 +347,7 @@ TEST_CASE("copying: concatenate errors", "[column][copying][errors]") {
     CHECK_THROWS_AS(concat_any({}, mr.ref()), colx::logic_error);
     CHECK_THROWS_WITH(concat_any({}, mr.ref()), Catch::Contains("at least one column"));
     CHECK_THROWS_AS(concat<std::int32_t>({}, mr.ref()), colx::logic_error);
-    if constexpr (colx::has_cuda) {
+    if (colx::test::on_device()) {
       // Device columns into host memory: refused before anything is allocated.
       colx::statistics_adaptor host(colx::get_current_host_resource());
       CHECK_THROWS_WITH(concat_any({i32}, host), Catch::Contains("concatenate writes host memory from device columns"));

@@ -263,9 +263,18 @@ TEST_CASE("join: every kind against a nested loop, with duplicate and null keys"
   }
 }
 
+// Forces every probe through the counting and writing passes while it lives (a test hook).
+struct two_pass_probes {
+  explicit two_pass_probes(bool on) { colx::detail::forced_two_pass_probe().store(on); }
+  two_pass_probes(two_pass_probes const&) = delete;
+  two_pass_probes& operator=(two_pass_probes const&) = delete;
+  ~two_pass_probes() { colx::detail::forced_two_pass_probe().store(false); }
+};
+
 TEST_CASE("join: a build side with unique keys takes the one-pass probe", "[frame]") {
   // Build keys: a shuffled permutation of [0, m) with one null (unique even when nulls match);
   // then the same with one key repeated (the two-pass probe). Probe keys in [0, 2m), 10% null.
+  // Each also forced through the two passes, which must agree with the one.
   for (std::size_t const m : {std::size_t{1}, std::size_t{2}, std::size_t{257}, std::size_t{5000}}) {
     for (bool const repeat : {false, true}) {
       if (repeat && m < 2) { continue; }
@@ -281,11 +290,15 @@ TEST_CASE("join: a build side with unique keys takes the one-pass probe", "[fram
       auto const lf = make_left(l);
       auto const rf = make_right(r);
       CHECK(colx::build(rf, colx::on("k"_c)).unique_keys() == !repeat);
-      for (bool const nulls_equal : {false, true}) {
-        check_kind<join_kind::inner>(lf, rf, l, r, nulls_equal);
-        check_kind<join_kind::left>(lf, rf, l, r, nulls_equal);
-        check_kind<join_kind::semi>(lf, rf, l, r, nulls_equal);
-        check_kind<join_kind::anti>(lf, rf, l, r, nulls_equal);
+      for (bool const forced : {false, true}) {
+        CAPTURE(forced);
+        two_pass_probes const two_pass(forced);
+        for (bool const nulls_equal : {false, true}) {
+          check_kind<join_kind::inner>(lf, rf, l, r, nulls_equal);
+          check_kind<join_kind::left>(lf, rf, l, r, nulls_equal);
+          check_kind<join_kind::semi>(lf, rf, l, r, nulls_equal);
+          check_kind<join_kind::anti>(lf, rf, l, r, nulls_equal);
+        }
       }
     }
   }

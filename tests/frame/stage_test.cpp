@@ -73,8 +73,6 @@ struct device_side_resource : refusing_resource {
   friend bool operator==(device_side_resource const&, device_side_resource const&) noexcept { return true; }
   friend void get_property(device_side_resource const&, colx::mr::device_accessible) noexcept {}
 };
-// The other side from the frames under test.
-using other_side_resource = std::conditional_t<colx::has_cuda, host_side_resource, device_side_resource>;
 
 }  // namespace
 
@@ -172,8 +170,11 @@ TEST_CASE("run writes where the source lives and checks a given resource", "[sta
   CHECK(mr.outstanding_bytes() == 0);
 
   // A resource of the other side is refused, naming both kinds, by every stage.
-  other_side_resource other;
-  colx::resource_ref const wrong(other);
+  // The other side from the frames under test.
+  host_side_resource host_side;
+  device_side_resource device_side;
+  colx::resource_ref const wrong =
+      colx::test::on_device() ? colx::resource_ref(host_side) : colx::resource_ref(device_side);
   auto const refused = [&](auto const& source, auto const& stage) {
     CHECK_THROWS_WITH(colx::run(source, stage, {}, wrong), Catch::Contains("was given a resource of") &&
                                                                Catch::Contains(colx::to_string(f.kind())));

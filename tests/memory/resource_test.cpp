@@ -102,7 +102,7 @@ TEST_CASE("resource: memory kinds", "[memory]") {
   CHECK(colx::resource_ref(over_stats).kind() == colx::memory_kind::device);
 
   CHECK(colx::test::backend_resource().kind() == colx::test::backend_kind());
-  CHECK(colx::test::backend_kind() == (colx::has_cuda ? colx::memory_kind::device : colx::memory_kind::host));
+  CHECK(colx::test::backend_kind() == colx::get_default_memory_kind());
 }
 
 // ---- host_resource -------------------------------------------------------------------------------
@@ -282,7 +282,7 @@ TEST_CASE("resource: current resource by kind", "[memory]") {
   if constexpr (colx::has_cuda) {
     CHECK(colx::get_current_resource(colx::memory_kind::device).kind() == colx::memory_kind::device);
     CHECK(colx::get_current_resource(colx::memory_kind::pinned).kind() == colx::memory_kind::pinned);
-    CHECK(colx::get_current_resource() == colx::get_current_resource(colx::memory_kind::device));
+    CHECK(colx::get_current_resource() == colx::get_current_resource(colx::get_default_memory_kind()));
   } else {
     CHECK(colx::get_current_resource() == colx::get_current_host_resource());
     CHECK_THROWS_AS(colx::get_current_resource(colx::memory_kind::device), colx::logic_error);
@@ -291,6 +291,22 @@ TEST_CASE("resource: current resource by kind", "[memory]") {
     CHECK_THROWS_WITH(colx::get_current_resource(colx::memory_kind::pinned),
                       Catch::Contains("pinned host memory needs the CUDA backend"));
   }
+}
+
+TEST_CASE("resource: the default memory kind decides where new columns go", "[memory]") {
+  auto const before = colx::get_default_memory_kind();
+  CHECK(before == colx::test::backend_kind());
+  auto const previous = colx::set_default_memory_kind(colx::memory_kind::host);
+  CHECK(previous == before);
+  CHECK(colx::get_current_resource() == colx::get_current_host_resource());
+  auto const c = colx::make_column(std::vector<std::int32_t>{1, 2, 3});
+  CHECK(c.kind() == colx::memory_kind::host);
+  colx::set_default_memory_kind(previous);
+  if constexpr (!colx::has_cuda) {
+    CHECK_THROWS_WITH(colx::set_default_memory_kind(colx::memory_kind::device),
+                      Catch::Contains("cannot be device memory in a build without CUDA"));
+  }
+  CHECK(colx::get_default_memory_kind() == before);
 }
 
 // ---- CUDA resources ------------------------------------------------------------------------------

@@ -53,7 +53,7 @@ class spilling {
     m.reset_statistics();
     m.set_device_limit(soft_limit);
     m.set_on_demand(on_demand);
-    m.set_spill_target(colx::test::backend_kind(), colx::has_cuda ? std::nullopt
+    m.set_spill_target(colx::test::backend_kind(), colx::test::on_device() ? std::nullopt
                                                                    : std::optional<colx::resource_ref>(_away));
     m.set_enabled(true);
   }

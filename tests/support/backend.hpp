@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// What a test needs to run on "the backend under test": the CUDA backend in an nvcc build (the
-// test binary exits as skipped before this is used when there is no GPU), the host backend in a
-// g++ build. Tests are written once against these.
+// What a test needs to run on "the backend under test": the memory new columns get by default
+// (get_default_memory_kind), which decides the backend. In a g++ build that is host memory; the
+// CUDA test binary runs twice, over device frames and, with COLX_TEST_MEMORY=host, over host
+// frames processed by the nvcc build (support/default_memory.cpp). (It exits as skipped before
+// this is used when there is no GPU.) Tests are written once against these.
 #include <colx/colx.hpp>
 
 #include <string>
@@ -10,9 +12,11 @@
 namespace colx::test {
 
 // The memory new columns get by default in this build.
-[[nodiscard]] inline memory_kind backend_kind() { return has_cuda ? memory_kind::device : memory_kind::host; }
+[[nodiscard]] inline memory_kind backend_kind() { return get_default_memory_kind(); }
+// Whether the frames under test live in device memory (the CUDA backend runs them).
+[[nodiscard]] inline bool on_device() { return backend_kind() == memory_kind::device; }
 [[nodiscard]] inline resource_ref backend_resource() { return get_current_resource(); }
-[[nodiscard]] inline char const* backend_name() { return has_cuda ? "cuda" : "host"; }
+[[nodiscard]] inline char const* backend_name() { return on_device() ? "cuda" : "host"; }
 
 // Counts everything allocated through it on the backend, so a test can assert that all of it
 // came back: `{ tracked_resource mr; ... use mr.ref() ...; } CHECK(mr.outstanding() == 0)`.

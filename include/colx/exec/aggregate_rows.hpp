@@ -151,6 +151,15 @@ struct flush_to_table {
 
 inline constexpr int group_cache_size = 4;
 
+// How a pass runs, chosen from a sample of the rows (group_by/plan.hpp): per-thread caches of a
+// few groups first (private_caches), each block's shared-memory table of shared_slots slots (0:
+// none), and on the GPU, partitions by slot even when the table fits L2 (tests only).
+struct aggregate_pass_options {
+  int shared_slots = 0;
+  bool private_caches = false;
+  bool always_partition = false;
+};
+
 // Rows a GPU thread loads ahead: 4 of up to 32 bytes, 2 of up to 96 (a TPC-H Q1 row), else 1. (A
 // constant: device code reads it without calling a host constexpr function.)
 template <class Fn>

@@ -236,7 +236,7 @@ struct positional {
 };
 
 // The number of distinct valid values, per group only: no small state holds a set of values, so
-// group-by keeps one set of (group, value) pairs beside its table (exec/group_cells.hpp). Its
+// group-by keeps one set of (group, value) pairs beside its table (group_by/cells.hpp). Its
 // state and operations only carry what lets reduce()'s static_assert be the one error shown.
 struct distinct_count {
   static constexpr char const* name = "nunique";

@@ -10,7 +10,6 @@
 // The key columns stay in the frame (typed frames keep their schema); `data()` is the frame
 // whole. A lookup is one fused pass (filter and compaction) over the key columns.
 #include <colx/frame/pipeline.hpp>
-#include <colx/io/print.hpp>
 
 #include <ostream>
 #include <string>
@@ -79,16 +78,6 @@ template <class... Keys>
 template <class Schema>
 indexed<frame<Schema>, Keys...> set_index_stage<Keys...>::apply(frame<Schema> const& f, stream_ref, resource_ref) const {
   return indexed<frame<Schema>, Keys...>(f);
-}
-
-// The index's level names, then the frame as to_string(frame) prints it.
-template <class Frame, class... Keys>
-[[nodiscard]] std::string to_string(indexed<Frame, Keys...> const& f, print_options const& options = {}) {
-  return "index: " + f.names() + "\n" + to_string(f.data(), options);
-}
-template <class Frame, class... Keys>
-std::ostream& operator<<(std::ostream& out, indexed<Frame, Keys...> const& f) {
-  return out << to_string(f);
 }
 
 }  // namespace colx

@@ -23,19 +23,21 @@ inline constexpr int pass_block = executor::block_size;
 
 // The many-groups pass through partitions (gpu/aggregate_rows.cuh) when the table is larger than
 // L2, with slices of at most half of it; false (nothing done) when the table fits, the rows are
-// few, or the records find no memory.
+// few, or the records find no memory. `always` (tests) partitions any table, as if L2 were a
+// quarter of it.
 template <class Fn>
-bool aggregate_partitioned(executor const& exec, size_type n, Fn const& fn) {
+bool aggregate_partitioned(executor const& exec, size_type n, Fn const& fn, bool always) {
   constexpr int items = scatter_items_v<Fn, pass_block>;
   if constexpr (items == 0) {  // records too wide to stage
     (void)n;
     (void)fn;
+    (void)always;
     return false;
   } else {
-    auto const l2 = static_cast<std::size_t>(device_attribute<cudaDevAttrL2CacheSize>());
     std::size_t const table = fn.table_bytes();
     std::uint64_t const slots = fn.slot_mask + 1;
-    if (n < (size_type{1} << 20) || l2 == 0 || table <= l2) { return false; }
+    auto const l2 = always ? std::max<std::size_t>(table / 4, 1) : static_cast<std::size_t>(device_attribute<cudaDevAttrL2CacheSize>());
+    if (!always && (n < (size_type{1} << 20) || l2 == 0 || table <= l2)) { return false; }
     int parts = 2;
     while (parts < most_partitions && table / static_cast<std::size_t>(parts) > l2 / 2) { parts *= 2; }
     if (static_cast<std::uint64_t>(parts) > slots) { return false; }
@@ -110,17 +112,20 @@ void launch_aggregate(executor const& exec, size_type n, Fn const& fn, int share
 // of several groups pay only when a thread's rows fall into very few groups: otherwise every
 // row misses, and the threads of a warp take different paths through the cache.
 template <class Fn>
-void aggregate_rows(executor const& exec, size_type n, Fn const& fn, int shared_slots, bool tiny) {
+void aggregate_rows(executor const& exec, size_type n, Fn const& fn, colx::detail::aggregate_pass_options options) {
   if (n <= 0) { return; }
   if constexpr (requires { Fn::partitionable; }) {
     if constexpr (Fn::partitionable) {
-      if (!tiny && shared_slots == 0 && detail::aggregate_partitioned(exec, n, fn)) { return; }
+      if (!options.private_caches && options.shared_slots == 0 &&
+          detail::aggregate_partitioned(exec, n, fn, options.always_partition)) {
+        return;
+      }
     }
   }
-  if (tiny) {
-    detail::launch_aggregate<colx::detail::group_cache_size>(exec, n, fn, shared_slots);
+  if (options.private_caches) {
+    detail::launch_aggregate<colx::detail::group_cache_size>(exec, n, fn, options.shared_slots);
   } else {
-    detail::launch_aggregate<1>(exec, n, fn, shared_slots);
+    detail::launch_aggregate<1>(exec, n, fn, options.shared_slots);
   }
 }
 

@@ -7,7 +7,7 @@
 // included only by the operators that need them: CUB's sorts are most of a TU's parsing time.
 #include <colx/core/config.hpp>
 #include <colx/exec/executor.hpp>
-#include <colx/gpu/cuda_try.cuh>
+#include <colx/core/cuda_try.cuh>
 #include <colx/gpu/launch.cuh>
 #include <colx/gpu/select_rows.cuh>
 #include <colx/memory/stream.hpp>

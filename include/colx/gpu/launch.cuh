@@ -4,7 +4,7 @@
 // scratch space, a few counters) from the current device resource, and the current device's
 // attributes, asked once per device.
 #include <colx/core/config.hpp>
-#include <colx/gpu/cuda_try.cuh>
+#include <colx/core/cuda_try.cuh>
 #include <colx/memory/current_resource.hpp>
 #include <colx/memory/stream.hpp>
 

@@ -10,7 +10,7 @@
 // build row) keeps it in registers for load(i, verdict) (exec/select_verdict.hpp).
 #include <colx/core/config.hpp>
 #include <colx/exec/select_verdict.hpp>
-#include <colx/gpu/cuda_try.cuh>
+#include <colx/core/cuda_try.cuh>
 
 #include <cub/agent/single_pass_scan_operators.cuh>
 #include <cuda/std/functional>

@@ -5,7 +5,7 @@
 // comparator: every pair compared at once for a few rows, CUB's merge sort beyond.
 #include <colx/core/error.hpp>
 #include <colx/exec/atomics.hpp>
-#include <colx/gpu/cuda_try.cuh>
+#include <colx/core/cuda_try.cuh>
 #include <colx/gpu/executor.cuh>
 #include <colx/gpu/launch.cuh>
 

@@ -14,7 +14,7 @@
 #include <colx/interop/arrow_stream.hpp>
 
 #if COLX_HAS_CUDA
-#  include <colx/gpu/cuda_try.cuh>
+#  include <colx/core/cuda_try.cuh>
 #endif
 
 namespace colx {

@@ -7,7 +7,7 @@
 #include <cstring>
 
 #if COLX_HAS_CUDA
-#  include <colx/gpu/cuda_try.cuh>
+#  include <colx/core/cuda_try.cuh>
 #endif
 
 namespace colx::detail {

@@ -3,16 +3,19 @@
 // The resources colx allocates from when a call is given none, as RMM's per-device "current
 // resource". In a CUDA build the default for new columns is the current device's resource; in a
 // host-only build it is the host resource, so the same code runs on whichever backend is there.
+// A CUDA program may make host memory the default (set_default_memory_kind): its new columns then
+// stay on the host, and memory still decides the backend.
 #include <colx/memory/host_resource.hpp>
 #include <colx/memory/resource.hpp>
 
 #include <mutex>
 #include <optional>
 #include <unordered_map>
+#include <utility>
 
 #if COLX_HAS_CUDA
-#  include <colx/gpu/pinned_pool_resource.cuh>
-#  include <colx/gpu/pool_resource.cuh>
+#  include <colx/memory/pinned_pool_resource.cuh>
+#  include <colx/memory/pool_resource.cuh>
 #endif
 
 namespace colx {
@@ -23,6 +26,7 @@ struct current_resources {
   std::optional<resource_ref> host;
   std::optional<resource_ref> pinned;
   std::unordered_map<int, resource_ref> device;  // by device ordinal
+  memory_kind default_kind = COLX_HAS_CUDA ? memory_kind::device : memory_kind::host;
 
   static current_resources& get() {
     static current_resources instance;
@@ -108,11 +112,6 @@ inline resource_ref set_current_pinned_resource(resource_ref resource) {
   return previous;
 }
 
-// Where new columns go by default: the current device in a CUDA build.
-[[nodiscard]] inline resource_ref get_current_resource() { return get_current_device_resource(); }
-#else
-// Where new columns go by default: host memory in a host-only build.
-[[nodiscard]] inline resource_ref get_current_resource() { return get_current_host_resource(); }
 #endif
 
 // The current resource for memory of the given kind.
@@ -129,6 +128,25 @@ inline resource_ref set_current_pinned_resource(resource_ref resource) {
   }
   COLX_FAIL(to_string(kind), " memory needs the CUDA backend: compile this translation unit with nvcc");
 }
+
+// The memory new columns go to when a call is given no resource: device memory in a CUDA build,
+// host memory in a host-only build, unless set otherwise.
+[[nodiscard]] inline memory_kind get_default_memory_kind() {
+  auto& current = detail::current_resources::get();
+  std::lock_guard lock(current.mutex);
+  return current.default_kind;
+}
+// Returns the previous kind. Device and pinned memory need a CUDA build.
+inline memory_kind set_default_memory_kind(memory_kind kind) {
+  COLX_EXPECTS(COLX_HAS_CUDA || kind == memory_kind::host, "the default memory kind cannot be ", to_string(kind),
+               " memory in a build without CUDA");
+  auto& current = detail::current_resources::get();
+  std::lock_guard lock(current.mutex);
+  return std::exchange(current.default_kind, kind);
+}
+
+// Where new columns go by default: the current resource of the default memory kind.
+[[nodiscard]] inline resource_ref get_current_resource() { return get_current_resource(get_default_memory_kind()); }
 
 // Where an operation on existing data writes its result: the resource the caller gave, or by
 // default the current resource of the input's memory kind, so that a host frame's results stay

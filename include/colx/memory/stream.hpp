@@ -47,7 +47,7 @@ class stream_ref {
 }  // namespace colx
 
 #if COLX_HAS_CUDA
-#  include <colx/gpu/cuda_try.cuh>
+#  include <colx/core/cuda_try.cuh>
 inline void colx::stream_ref::synchronize() const { COLX_CUDA_TRY(cudaStreamSynchronize(_stream)); }
 #else
 inline void colx::stream_ref::synchronize() const {}

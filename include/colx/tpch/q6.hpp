@@ -3,7 +3,7 @@
 // TPC-H Q6 as a colx pipeline over the generated tables (tpch/generator.hpp). One query a header:
 // a query's kernels are instantiated wherever its function is compiled, so a program that runs
 // one query includes only that one (tpch/queries.hpp has all three).
-#include <colx/colx.hpp>
+#include <colx/frame/pipeline.hpp>
 #include <colx/tpch/schemas.hpp>
 
 namespace colx::tpch {

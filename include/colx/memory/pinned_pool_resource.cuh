@@ -6,7 +6,7 @@
 // from first (first fit; freed ranges merge with their neighbours): work that will need much
 // pinned memory at once, such as spilling, then pins nothing while it runs. The default pinned
 // resource.
-#include <colx/gpu/pinned_resource.cuh>
+#include <colx/memory/pinned_resource.cuh>
 
 #include <iterator>
 #include <map>

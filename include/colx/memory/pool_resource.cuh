@@ -3,7 +3,7 @@
 // Stream-ordered device memory from a cudaMemPool of our own (cudaMallocFromPoolAsync): the
 // default device resource. Freed blocks stay in the pool for reuse, so steady-state allocation
 // costs no driver call.
-#include <colx/gpu/cuda_try.cuh>
+#include <colx/core/cuda_try.cuh>
 #include <colx/memory/resource.hpp>
 
 #include <cstdint>

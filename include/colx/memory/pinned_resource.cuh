@@ -2,7 +2,7 @@
 #pragma once
 // Page-locked host memory (cudaMallocHost): host-accessible for the host backend, and the
 // device can copy to and from it at full link speed.
-#include <colx/gpu/cuda_try.cuh>
+#include <colx/core/cuda_try.cuh>
 #include <colx/memory/resource.hpp>
 
 namespace colx::gpu {

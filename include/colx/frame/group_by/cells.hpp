@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Group-by accumulators: for each aggregation kind, the cell one group keeps in the hash table,
+// Group-by accumulators (the catalogue: this file, group_by/cells_moments.hpp for mean, var and
+// std, group_by/cells_rows.hpp for the cells that keep a row): for each aggregation kind, the cell one group keeps in the hash table,
 // how a row is added to a cell held privately (in registers), how a private cell is merged into
 // the shared table with atomics, and how a cell finishes into the output value.
 //
@@ -215,93 +216,6 @@ struct group_cell<expr::kinds::distinct_count, T, Nullable> {
   }
 };
 
-// var, std: sums of (x - shift) and (x - shift)^2, and the count of values when they may be null
-// (else the group's row count is theirs). A cell's shift is the first value it saw; the table's
-// cell takes the shift of the first cell merged into it (a compare-and-swap on a NaN), and a cell
-// merged later is moved to that shift first. So every shift is a value of the group, which keeps
-// s2 - s1^2 / n accurate for values far from zero, whatever row a group started with.
-struct shifted_sums {
-  double shift;
-  double s1;
-  double s2;
-};
-struct counted_shifted_sums {
-  double shift;
-  double s1;
-  double s2;
-  size_type n;
-};
-inline constexpr std::uint64_t unset_shift_bits = 0x7ff8dead00000000ull;  // a NaN no value becomes
-
-// mean: the sum of the values (the very cell a sum of the same float64 column keeps, so the two
-// share it), over the count of values; var, std: shifted sums.
-template <int Statistic, class T, bool Nullable>
-struct group_cell<expr::kinds::moment<Statistic>, T, Nullable> {
-  static constexpr bool supported = std::is_arithmetic_v<T>;
-  static constexpr bool shifted = Statistic != 0;
-  static constexpr bool uses_group_rows = !Nullable;
-  static constexpr bool shares_sum = !shifted;
-  using value_type = double;
-  static constexpr bool always_valid = false;
-  using sums = std::conditional_t<Nullable, counted_sum<double>, plain_sum<double>>;
-  using type = std::conditional_t<shifted, std::conditional_t<Nullable, counted_shifted_sums, shifted_sums>, sums>;
-  static constexpr COLX_HOST_DEVICE type identity() {
-    type c{};
-    if constexpr (shifted) { c.shift = colx::bit_cast<double>(unset_shift_bits); }
-    return c;
-  }
-  static constexpr COLX_HOST_DEVICE size_type count(type const& c, size_type rows) {
-    if constexpr (Nullable) {
-      return c.n;
-    } else {
-      return rows;
-    }
-  }
-  template <class Ctx>
-  static COLX_HOST_DEVICE void add(type& c, T v, size_type, Ctx const&) {
-    auto const x = static_cast<double>(v);
-    if constexpr (shifted) {
-      if (colx::bit_cast<std::uint64_t>(c.shift) == unset_shift_bits) { c.shift = x; }
-      double const d = x - c.shift;
-      c.s1 += d;
-      c.s2 += d * d;
-    } else {
-      c.total += x;
-    }
-    if constexpr (Nullable) { ++c.n; }
-  }
-  template <class Ctx>
-  static COLX_HOST_DEVICE void merge(type* dst, type const& src, size_type src_rows, Ctx const&) {
-    size_type const n = count(src, src_rows);
-    if (n == 0) { return; }
-    if constexpr (Nullable) { atomic_add(&dst->n, src.n); }
-    if constexpr (shifted) {
-      double const unset = colx::bit_cast<double>(unset_shift_bits);
-      double const held = atomic_cas(&dst->shift, unset, src.shift);
-      double const shift = colx::bit_cast<std::uint64_t>(held) == unset_shift_bits ? src.shift : held;
-      double const delta = src.shift - shift;
-      auto const dn = static_cast<double>(n);
-      atomic_add(&dst->s1, src.s1 + dn * delta);
-      atomic_add(&dst->s2, src.s2 + 2 * delta * src.s1 + dn * delta * delta);
-    } else {
-      atomic_add(&dst->total, src.total);
-    }
-  }
-  template <class Ctx>
-  static COLX_HOST_DEVICE expr::maybe<double, true> finish(type const& c, size_type rows, Ctx const&) {
-    size_type const count_n = count(c, rows);
-    auto const n = static_cast<double>(count_n);
-    if constexpr (!shifted) {
-      return {c.total / n, count_n > 0};
-    } else {
-      if (count_n < 2) { return {0.0, false}; }
-      double const m2 = c.s2 - c.s1 * c.s1 / n;
-      double const var = (m2 > 0 ? m2 : 0.0) / (n - 1);
-      return {Statistic == 1 ? var : std::sqrt(var), true};
-    }
-  }
-};
-
 template <bool IsAny, class T, bool Nullable>
 struct group_cell<expr::kinds::boolean<IsAny>, T, Nullable> {
   static constexpr bool supported = !std::is_same_v<T, string_view>;
@@ -329,83 +243,6 @@ struct group_cell<expr::kinds::boolean<IsAny>, T, Nullable> {
   template <class Ctx>
   static COLX_HOST_DEVICE expr::maybe<bool, false> finish(type const& c, size_type, Ctx const&) {
     return expr::make_maybe<false>(c.value != 0u, true);
-  }
-};
-
-// argmin/argmax: the row; values are compared by evaluating the expression at the held row.
-// Ties go to the first row.
-template <bool IsMin, class T, bool Nullable>
-struct group_cell<expr::kinds::arg_extremum<IsMin>, T, Nullable> {
-  static constexpr bool supported = !std::is_same_v<T, string_view>;
-  static constexpr bool uses_group_rows = false;
-  static constexpr bool shares_sum = false;
-  static constexpr bool reads_rows = true;
-  using value_type = size_type;
-  static constexpr bool always_valid = false;
-  struct type {
-    size_type row;
-  };
-  static constexpr COLX_HOST_DEVICE type identity() { return {-1}; }
-  template <class Ctx>
-  static COLX_HOST_DEVICE bool wins(T v, size_type row, size_type held, Ctx const& ctx) {
-    if (held < 0) { return true; }
-    T const h = ctx.value_at(held).value;
-    if (expr::kinds::extremum<IsMin>::template better<T>(v, h)) { return true; }
-    if (expr::kinds::extremum<IsMin>::template better<T>(h, v)) { return false; }
-    return row < held;
-  }
-  template <class Ctx>
-  static COLX_HOST_DEVICE void add(type& c, T v, size_type row, Ctx const& ctx) {
-    if (wins(v, row, c.row, ctx)) { c.row = row; }
-  }
-  template <class Ctx>
-  static COLX_HOST_DEVICE void merge(type* dst, type const& src, size_type, Ctx const& ctx) {
-    if (src.row < 0) { return; }
-    T const v = ctx.value_at(src.row).value;
-    size_type held = atomic_load(&dst->row);
-    while (wins(v, src.row, held, ctx)) {
-      size_type const seen = atomic_cas(&dst->row, held, src.row);
-      if (seen == held) { return; }
-      held = seen;
-    }
-  }
-  template <class Ctx>
-  static COLX_HOST_DEVICE expr::maybe<size_type, true> finish(type const& c, size_type, Ctx const&) {
-    return {c.row, c.row >= 0};
-  }
-};
-
-// first/last: the smallest (largest) row with a valid value; its value is read at the end.
-template <bool IsFirst, class T, bool Nullable>
-struct group_cell<expr::kinds::positional<IsFirst>, T, Nullable> {
-  static constexpr bool supported = true;
-  static constexpr bool uses_group_rows = false;
-  static constexpr bool shares_sum = false;
-  static constexpr bool reads_rows = true;
-  using value_type = T;
-  static constexpr bool always_valid = false;
-  static constexpr size_type none = IsFirst ? std::numeric_limits<size_type>::max() : -1;
-  struct type {
-    size_type row;
-  };
-  static constexpr COLX_HOST_DEVICE type identity() { return {none}; }
-  template <class Ctx>
-  static COLX_HOST_DEVICE void add(type& c, T, size_type row, Ctx const&) {
-    if (IsFirst ? row < c.row : row > c.row) { c.row = row; }
-  }
-  template <class Ctx>
-  static COLX_HOST_DEVICE void merge(type* dst, type const& src, size_type, Ctx const&) {
-    if (src.row == none) { return; }
-    if constexpr (IsFirst) {
-      atomic_min(&dst->row, src.row);
-    } else {
-      atomic_max(&dst->row, src.row);
-    }
-  }
-  template <class Ctx>
-  static COLX_HOST_DEVICE expr::maybe<T, true> finish(type const& c, size_type, Ctx const& ctx) {
-    if (c.row == none) { return {T{}, false}; }
-    return {ctx.value_at(c.row).value, true};
   }
 };
 

@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// A group-by with aggregation, run: the sample that sizes the table, the pass over the rows (the
+// hash aggregation's pass of the backend the memory picks, exec/aggregate_pass.hpp), and the
+// compaction that writes the result; sorted by the keys when asked.
+#include <colx/exec/aggregate_pass.hpp>
+#include <colx/exec/dispatch.hpp>
+#include <colx/frame/gather.hpp>
+#include <colx/frame/group_by/output.hpp>
+#include <colx/frame/group_by/plan.hpp>
+#include <colx/frame/group_by/table.hpp>
+#include <colx/frame/sort.hpp>
+#include <colx/memory/buffer.hpp>
+#include <colx/memory/copy_bytes.hpp>
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace colx::detail {
+
+// Groups f's rows that pass the predicate by the keys and aggregates each group: a sample sizes
+// the table (group_by/plan.hpp), one pass over the rows fills it (rerun four times larger if the
+// groups overflow it), one compaction writes a result row per group.
+template <class Frame, class Pred, class... Keys, class... Named>
+auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...> const& unbound_keys,
+                    group_by_options options, std::tuple<Named...> const& named, stream_ref stream, resource_ref mr) {
+  spill_lock_scope const spill_lock(stream);  // the columns read here stay put until the work is done
+  using binding = group_by_binding<Frame, Pred, std::tuple<Keys...>, std::tuple<Named...>>;
+  using fn_t = typename binding::fn_t;
+  using cells = typename fn_t::cells;
+  using out_schema = typename binding::out_schema;
+  using item = row_item_t<out_schema>;
+  constexpr std::size_t num_keys = binding::num_keys;
+  auto const pred = binding::bind_pred(unbound_pred);
+  auto const keys = binding::bind_keys(unbound_keys);
+  auto const aggs = binding::bind_aggs(named);
+
+  size_type const n = f.num_rows();
+  memory_kind const kind = f.kind();
+  resource_ref const work = get_current_resource(kind);
+  fn_t fn{f.inputs(), pred, keys, aggs, options.drop_null_keys};
+
+  // Counters and flags the passes update, each in a cache line of its own: the group counters
+  // (see group_table_fn::groups), sampled kept rows, overflow, then each pair set's counters.
+  constexpr std::uint64_t most_shards = 64;
+  constexpr std::size_t stride = fn_t::counter_stride;
+  constexpr std::size_t counter_words = (most_shards * (1 + fn_t::pair_sets) + 2) * stride;
+  uvector<size_type> counters(static_cast<size_type>(counter_words), stream, work);
+  size_type* const kept_counter = counters.data() + most_shards * stride;
+  auto const reset_counters = [&] { fill_bytes(counters.data(), kind, 0, counter_words * sizeof(size_type), stream); };
+  // [groups, sampled kept rows, overflow]
+  auto const read_counters = [&] {
+    std::vector<size_type> host(counter_words);
+    copy_bytes(host.data(), memory_kind::host, counters.data(), kind, counter_words * sizeof(size_type), stream);
+    stream.synchronize();
+    size_type groups = 0;
+    for (std::uint64_t s = 0; s < most_shards; ++s) { groups += host[s * stride]; }
+    return std::array<size_type, 3>{groups, host[most_shards * stride], host[(most_shards + 1) * stride]};
+  };
+  fn.groups = counters.data();
+  fn.overflow = reinterpret_cast<unsigned*>(counters.data() + (most_shards + 1) * stride);
+  if constexpr (fn_t::pair_sets > 0) { fn.pair.counts = counters.data() + (most_shards + 2) * stride; }
+  // One counter for small tables, whose share per counter would be too small to judge fullness
+  // by; many for large ones (a counter's share then strays a few percent at most).
+  auto const shards_for = [](size_type slots) { return slots >= (size_type{1} << 16) ? most_shards : std::uint64_t{1}; };
+  auto const set_capacity = [&](fn_t& t, size_type slots, size_type most_groups) {
+    t.slot_mask = static_cast<std::uint64_t>(slots - 1);
+    t.group_shards = shards_for(slots);
+    t.max_groups = most_groups / static_cast<size_type>(t.group_shards);
+  };
+  auto const set_pair_capacity = [&](auto& pair, size_type slots) {
+    pair.mask = static_cast<std::uint64_t>(slots - 1);
+    pair.shards = shards_for(slots);
+    pair.most = (slots - slots / 4) / static_cast<size_type>(pair.shards);
+  };
+
+  // Table size: from the number of groups in a sample of the rows (all of them when few).
+  size_type capacity = 64;
+  double estimated_groups = 0;
+  double kept_rows = 0;
+  if (n > 0) {
+    size_type const step = std::max<size_type>(1, n / most_sampled_rows);
+    size_type const sampled = std::min(n, most_sampled_rows);
+    size_type const sample_capacity = next_power_of_two(4 * sampled);
+    size_type const sample_slots = fn_t::table_slots(sample_capacity);
+    buffer sample_table(static_cast<std::size_t>(sample_slots) * fn_t::sample_entry_bytes, stream, work);
+    reset_counters();
+    fn_t sample = fn;
+    sample.entries = static_cast<unsigned char*>(sample_table.data());
+    sample.entry_bytes = fn_t::sample_entry_bytes;
+    set_capacity(sample, sample_capacity, sample_capacity);
+    on_backend(kind, stream, [&](auto const& exec) {
+      exec.for_each_n(sample_slots, init_table_fn<fn_t>{sample});
+      exec.for_each_n(sampled, sample_groups_fn<fn_t>{sample, step, kept_counter});
+    });
+    auto const c = read_counters();
+    kept_rows = static_cast<double>(n) * static_cast<double>(c[1]) / static_cast<double>(sampled);
+    estimated_groups = c[1] == 0 ? 1.0 : estimate_groups(static_cast<double>(c[0]), static_cast<double>(c[1]), kept_rows);
+    fn.eager_loads = 2 * c[1] >= sampled;  // at least half the sampled rows pass the filter
+    capacity = table_capacity<fn_t>(n, estimated_groups);
+  }
+  size_type pair_slots = pair_capacity<fn_t>(kept_rows);
+  aggregate_pass_options const pass = pass_options<cells>(estimated_groups);
+  std::array<bool, out_schema::size> masked{};
+  std::array<data_type, out_schema::size> types{};
+  [&]<std::size_t... P>(std::index_sequence<P...>) {
+    ((masked[P] = out_schema::template field_at<P>::is_nullable), ...);
+  }(std::make_index_sequence<out_schema::size>{});
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    ((types[K] = output_type_of<Frame, typename out_schema::template field_at<K>::type>(
+          f, column_position<std::remove_cvref_t<decltype(get<K>(keys))>>())),
+     ...);
+  }(std::make_index_sequence<num_keys>{});
+  auto widths = no_uniform_widths<out_schema::size>();
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    ((widths[K] = output_width_of(f, column_position<std::remove_cvref_t<decltype(get<K>(keys))>>())), ...);
+  }(std::make_index_sequence<num_keys>{});
+  [&]<std::size_t... A>(std::index_sequence<A...>) {
+    ((types[num_keys + A] = output_type_of<Frame, typename out_schema::template field_at<num_keys + A>::type>(
+          f, column_position<std::remove_cvref_t<decltype(get<A>(aggs).expr)>>())),
+     ...);
+  }(std::index_sequence_for<Named...>{});
+  while (true) {
+    size_type const slots = fn_t::table_slots(capacity);
+    std::size_t const bytes = static_cast<std::size_t>(slots) * fn_t::table_entry_bytes;
+    std::optional<buffer> table;
+    try {
+      table.emplace(bytes, stream, work);
+    } catch (out_of_memory const& e) {
+      COLX_FAIL_AS(out_of_memory, "group_by: a hash table of ", capacity, " slots for up to ", capacity / 2,
+                   " groups needs ", bytes, " bytes of ", to_string(kind), " memory, which could not be allocated (",
+                   e.what(), "); the input is unchanged");
+    }
+    fn.entries = static_cast<unsigned char*>(table->data());
+    fn.entry_bytes = fn_t::table_entry_bytes;
+    set_capacity(fn, capacity, capacity - capacity / 4);
+    std::optional<buffer> pair_table;
+    if constexpr (fn_t::pair_sets > 0) {
+      std::size_t const pair_bytes = fn_t::pair_sets * static_cast<std::size_t>(pair_slots) * sizeof(size_type);
+      try {
+        pair_table.emplace(pair_bytes, stream, work);
+      } catch (out_of_memory const& e) {
+        COLX_FAIL_AS(out_of_memory, "group_by: nunique's ", fn_t::pair_sets, " set(s) of (group, value) pairs of ", pair_slots,
+                     " slots each need ", pair_bytes, " bytes of ", to_string(kind), " memory, which could not be allocated (",
+                     e.what(), "); the input is unchanged");
+      }
+      fn.pair.rows = static_cast<size_type*>(pair_table->data());
+      set_pair_capacity(fn.pair, pair_slots);
+      fill_bytes(fn.pair.rows, kind, 0xFF, pair_bytes, stream);  // every slot empty_slot (-1)
+    }
+    reset_counters();
+    on_backend(kind, stream, [&](auto const& exec) {
+      exec.for_each_n(slots, init_table_fn<fn_t>{fn});
+      // Few groups: each block first merges into its own shared-memory table.
+      aggregate_rows(exec, n, fn, pass);
+    });
+    auto const c = read_counters();
+    if (c[2] != 0) {  // too many groups (or pairs) for this table: again, four times larger
+      capacity *= 4;
+      pair_slots *= 4;
+      continue;
+    }
+    size_type const groups = c[0];
+    auto result = write_frame<out_schema>(groups, masked, types, widths, stream, mr, [&](auto const& views) {
+      using store_t = store_row_fn<std::remove_cvref_t<decltype(views)>>;
+      return on_backend(kind, stream, [&](auto const& exec) {
+        return exec.select_rows(slots, group_row_fn<fn_t>{fn}, load_group_fn<fn_t, item, num_keys>{fn}, store_t{views});
+      });
+    });
+    if (!options.sorted) { return result; }
+    return [&]<std::size_t... K>(std::index_sequence<K...>) {
+      return run(result, sort_by(col<out_schema::template field_at<K>::name>{}...), stream, mr);
+    }(std::make_index_sequence<num_keys>{});
+  }
+}
+
+}  // namespace colx::detail

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Group-by cells of mean, var and std (the contract: group_by/cells.hpp).
+#include <colx/frame/group_by/cells.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+
+namespace colx::detail {
+
+// var, std: sums of (x - shift) and (x - shift)^2, and the count of values when they may be null
+// (else the group's row count is theirs). A cell's shift is the first value it saw; the table's
+// cell takes the shift of the first cell merged into it (a compare-and-swap on a NaN), and a cell
+// merged later is moved to that shift first. So every shift is a value of the group, which keeps
+// s2 - s1^2 / n accurate for values far from zero, whatever row a group started with.
+struct shifted_sums {
+  double shift;
+  double s1;
+  double s2;
+};
+struct counted_shifted_sums {
+  double shift;
+  double s1;
+  double s2;
+  size_type n;
+};
+inline constexpr std::uint64_t unset_shift_bits = 0x7ff8dead00000000ull;  // a NaN no value becomes
+
+// mean: the sum of the values (the very cell a sum of the same float64 column keeps, so the two
+// share it), over the count of values; var, std: shifted sums.
+template <int Statistic, class T, bool Nullable>
+struct group_cell<expr::kinds::moment<Statistic>, T, Nullable> {
+  static constexpr bool supported = std::is_arithmetic_v<T>;
+  static constexpr bool shifted = Statistic != 0;
+  static constexpr bool uses_group_rows = !Nullable;
+  static constexpr bool shares_sum = !shifted;
+  using value_type = double;
+  static constexpr bool always_valid = false;
+  using sums = std::conditional_t<Nullable, counted_sum<double>, plain_sum<double>>;
+  using type = std::conditional_t<shifted, std::conditional_t<Nullable, counted_shifted_sums, shifted_sums>, sums>;
+  static constexpr COLX_HOST_DEVICE type identity() {
+    type c{};
+    if constexpr (shifted) { c.shift = colx::bit_cast<double>(unset_shift_bits); }
+    return c;
+  }
+  static constexpr COLX_HOST_DEVICE size_type count(type const& c, size_type rows) {
+    if constexpr (Nullable) {
+      return c.n;
+    } else {
+      return rows;
+    }
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE void add(type& c, T v, size_type, Ctx const&) {
+    auto const x = static_cast<double>(v);
+    if constexpr (shifted) {
+      if (colx::bit_cast<std::uint64_t>(c.shift) == unset_shift_bits) { c.shift = x; }
+      double const d = x - c.shift;
+      c.s1 += d;
+      c.s2 += d * d;
+    } else {
+      c.total += x;
+    }
+    if constexpr (Nullable) { ++c.n; }
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE void merge(type* dst, type const& src, size_type src_rows, Ctx const&) {
+    size_type const n = count(src, src_rows);
+    if (n == 0) { return; }
+    if constexpr (Nullable) { atomic_add(&dst->n, src.n); }
+    if constexpr (shifted) {
+      double const unset = colx::bit_cast<double>(unset_shift_bits);
+      double const held = atomic_cas(&dst->shift, unset, src.shift);
+      double const shift = colx::bit_cast<std::uint64_t>(held) == unset_shift_bits ? src.shift : held;
+      double const delta = src.shift - shift;
+      auto const dn = static_cast<double>(n);
+      atomic_add(&dst->s1, src.s1 + dn * delta);
+      atomic_add(&dst->s2, src.s2 + 2 * delta * src.s1 + dn * delta * delta);
+    } else {
+      atomic_add(&dst->total, src.total);
+    }
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE expr::maybe<double, true> finish(type const& c, size_type rows, Ctx const&) {
+    size_type const count_n = count(c, rows);
+    auto const n = static_cast<double>(count_n);
+    if constexpr (!shifted) {
+      return {c.total / n, count_n > 0};
+    } else {
+      if (count_n < 2) { return {0.0, false}; }
+      double const m2 = c.s2 - c.s1 * c.s1 / n;
+      double const var = (m2 > 0 ? m2 : 0.0) / (n - 1);
+      return {Statistic == 1 ? var : std::sqrt(var), true};
+    }
+  }
+};
+
+}  // namespace colx::detail

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// What a group-by knows before it reads a row: its keys and aggregations bound to the frame's
+// columns (group_by_binding: the table functor and the result's schema), and the rules that size
+// its table from a sample of the rows. explain() reads the same rules as a plan value
+// (group_plan) without launching anything; aggregate (group_by/aggregate.hpp) applies them to
+// what the sample found.
+#include <colx/exec/aggregate_rows.hpp>
+#include <colx/expr/expression.hpp>
+#include <colx/frame/group_by/output.hpp>
+#include <colx/frame/group_by/table.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace colx {
+
+struct group_by_options {
+  bool sorted = false;          // result rows in ascending key order (else in an unspecified order)
+  bool drop_null_keys = false;  // skip rows with a null key (pandas' dropna); else nulls form a group, as SQL
+};
+
+namespace detail {
+
+// A group-by's types: the predicate, keys and aggregations bound to the frame's columns, the
+// table functor over them, and the result's schema.
+template <class Frame, class Pred, class Keys, class Named>
+struct group_by_binding;
+template <class Frame, class Pred, class... Keys, class... Named>
+struct group_by_binding<Frame, Pred, std::tuple<Keys...>, std::tuple<Named...>> {
+  using schema_type = typename Frame::schema_type;
+  using inputs = typename Frame::inputs_type;
+
+  static auto bind_pred(Pred const& p) { return expr::bind<schema_type>(p); }
+  static auto bind_keys(std::tuple<Keys...> const& keys) {
+    return [&]<std::size_t... K>(std::index_sequence<K...>) {
+      return tuple(expr::bind<schema_type>(group_key<Keys>::expr_of(std::get<K>(keys)))...);
+    }(std::index_sequence_for<Keys...>{});
+  }
+  static auto bind_aggs(std::tuple<Named...> const& named) {
+    return [&]<std::size_t... A>(std::index_sequence<A...>) {
+      return tuple(std::get<A>(named).expr.map(expr::bind_fn<schema_type>{})...);
+    }(std::index_sequence_for<Named...>{});
+  }
+  using pred_t = decltype(bind_pred(std::declval<Pred const&>()));
+  using keys_t = decltype(bind_keys(std::declval<std::tuple<Keys...> const&>()));
+  using aggs_t = decltype(bind_aggs(std::declval<std::tuple<Named...> const&>()));
+  using fn_t = group_table_fn<inputs, pred_t, keys_t, aggs_t>;
+  using out_schema = typename group_schema<inputs, std::tuple<Keys...>, keys_t, std::tuple<Named...>, aggs_t>::type;
+  static constexpr std::size_t num_keys = sizeof...(Keys);
+};
+
+// ---- sizing ------------------------------------------------------------------------------------
+
+// Rows inserted into the sample's table (every step-th row when there are more).
+inline constexpr size_type most_sampled_rows = size_type{1} << 16;
+
+// Solves d = g (1 - exp(-s / g)) for g: the number of groups that makes s sampled rows show d
+// distinct groups (rows drawn uniformly); at most `rows`.
+inline double estimate_groups(double distinct, double sampled, double rows) {
+  if (distinct >= sampled) { return rows; }
+  double lo = distinct;
+  double hi = rows;
+  for (int it = 0; it < 100 && hi - lo > 1; ++it) {
+    double const g = (lo + hi) / 2;
+    (g * (1 - std::exp(-sampled / g)) < distinct ? lo : hi) = g;
+  }
+  return hi;
+}
+
+inline size_type next_power_of_two(size_type v) {
+  size_type p = 1;
+  while (p < v) { p <<= 1; }
+  return p;
+}
+
+// Slots per estimated group: packed keys probe cheaply (a word compare), so their table may be
+// fuller, and smaller tables stay in L2 longer; others compare keys at rows.
+template <class Fn>
+inline constexpr double table_load_factor = Fn::packed ? 2.0 : 2.5;
+
+template <class Fn>
+size_type table_capacity(size_type rows, double estimated_groups) {
+  return std::min(next_power_of_two(std::max<size_type>(64, 2 * rows)),
+                  next_power_of_two(std::max<size_type>(64, static_cast<size_type>(estimated_groups * table_load_factor<Fn>))));
+}
+
+// A pair set (nunique) holds at most one pair per kept row: twice as many slots as the kept rows,
+// so that it stays at most half full unless the sample's estimate of them is low.
+template <class Fn>
+size_type pair_capacity(double kept_rows) {
+  return Fn::pair_sets == 0 ? 0 : next_power_of_two(std::max<size_type>(64, 2 * static_cast<size_type>(std::ceil(kept_rows))));
+}
+
+// Per-thread caches of a few groups pay only when a thread's rows fall into very few groups.
+inline bool use_private_caches(double estimated_groups) { return estimated_groups < 2.0 * group_cache_size; }
+
+// Slots of each block's shared-memory table (0: none, the many-groups path). A handful of groups
+// needs a small one, which leaves shared memory to the threads' private cells where those live
+// there (gpu/aggregate_rows.cuh).
+template <class Cells>
+int block_table_slots(double estimated_groups) {
+  if (estimated_groups > few_groups_limit<Cells>()) { return 0; }
+  return use_private_caches(estimated_groups) ? std::min(64, shared_table_slots<Cells>()) : shared_table_slots<Cells>();
+}
+
+// For tests: a path forced whatever the sample shows, so that each is reached at small sizes (the
+// GPU's partitioned pass otherwise needs a table larger than L2, millions of groups). Process-wide.
+enum class group_by_path { by_sample, private_caches, few_groups, many_groups, partitioned };
+inline std::atomic<group_by_path>& forced_group_by_path() {
+  static std::atomic<group_by_path> path{group_by_path::by_sample};
+  return path;
+}
+
+// How the pass runs for the number of groups the sample shows (or the path a test forces).
+template <class Cells>
+aggregate_pass_options pass_options(double estimated_groups) {
+  switch (forced_group_by_path().load()) {
+    case group_by_path::private_caches: return {std::min(64, shared_table_slots<Cells>()), true, false};
+    case group_by_path::few_groups: return {shared_table_slots<Cells>(), false, false};
+    case group_by_path::many_groups: return {0, false, false};
+    case group_by_path::partitioned: return {0, false, true};
+    case group_by_path::by_sample: break;
+  }
+  return {block_table_slots<Cells>(estimated_groups), use_private_caches(estimated_groups), false};
+}
+
+template <class Fn>
+constexpr char const* key_form() {
+  return Fn::packed         ? "packed into one 64-bit word"
+         : Fn::short_packed ? "packed into one word per row when their strings are short (at most 6 bytes), else compared at rows"
+                            : "compared at rows";
+}
+
+// What explain() shows of a group-by: all of it known from the types and the row count.
+struct group_plan {
+  size_type rows = 0;
+  char const* key_form = "";      // how rows' keys are compared
+  std::size_t cell_bytes = 0;     // a group's cells
+  std::size_t entry_bytes = 0;    // a slot of the table: the header (packed keys or first row) and the cells
+  double few_groups_limit = 0;    // at most this many groups (by the sample): per-block tables first
+  int block_slots = 0;            // slots of each block's table on that path
+  double load_factor = 0;         // slots of the global table per estimated group
+  bool partitionable = false;     // packed keys: the GPU may partition rows by slot first
+  std::size_t pair_sets = 0;      // nunique's sets of (group, value) pairs, one per nunique
+  size_type most_pair_slots = 0;  // slots of each, when every row passes the filter
+};
+
+template <class Fn>
+group_plan plan_of(size_type rows) {
+  using cells = typename Fn::cells;
+  return group_plan{rows,
+                    key_form<Fn>(),
+                    sizeof(cells),
+                    Fn::table_entry_bytes,
+                    few_groups_limit<cells>(),
+                    shared_table_slots<cells>(),
+                    table_load_factor<Fn>,
+                    Fn::partitionable,
+                    Fn::pair_sets,
+                    pair_capacity<Fn>(static_cast<double>(rows))};
+}
+
+}  // namespace detail
+}  // namespace colx

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// A join's build side: the right frame hashed on its key columns into an open-addressing multimap
+// (exec/open_addressing.hpp) with one entry per row, so duplicate keys take several entries. Keys
+// that pack into one 64-bit word (expr/packed_keys.hpp) are kept in the entry beside the row and
+// compared there; other keys leave a 32-bit tag of their hash beside the row, so most
+// non-matches are rejected without reading the build keys. The table has twice as many slots as
+// rows, so probes stay short.
+#include <colx/exec/atomics.hpp>
+#include <colx/exec/dispatch.hpp>
+#include <colx/exec/open_addressing.hpp>
+#include <colx/exec/row_keys.hpp>
+#include <colx/expr/packed_keys.hpp>
+#include <colx/frame/frame.hpp>
+#include <colx/frame/join/options.hpp>
+#include <colx/memory/copy_bytes.hpp>
+#include <colx/memory/uvector.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <tuple>
+#include <utility>
+
+namespace colx {
+namespace detail {
+
+inline constexpr std::uint64_t empty_entry = ~std::uint64_t{0};
+// Keys that do not pack: an entry is the top 32 bits of the keys' hash (the tag), then the row.
+inline constexpr std::uint64_t tag_bits = 0xffffffff00000000ull;
+
+template <class Schema, class... Cols>
+using bound_keys_t = tuple<decltype(expr::bind<Schema>(Cols{}))...>;
+
+// Hash and equality of a side's key columns.
+template <class Inputs, class Keys>
+struct key_columns;
+template <class Inputs, class... Keys>
+struct key_columns<Inputs, tuple<Keys...>> {
+  // Keys that fit one word are kept in the table beside the row and compared there.
+  static constexpr bool packed = keys_pack_v<Inputs, Keys...>;
+  using inputs_type = Inputs;
+  Inputs in;
+  COLX_HOST_DEVICE std::uint64_t pack(size_type i) const { return pack_keys(in, i, Keys{}...); }
+  // Row i's keys packed as `Layout` (the build side's keys) packs its own; ok becomes false for a
+  // null key that the build side cannot match.
+  template <class Layout>
+  COLX_HOST_DEVICE std::uint64_t pack_as(size_type i, bool& ok) const {
+    return pack_as<Layout>(i, ok, std::index_sequence_for<Keys...>{});
+  }
+  template <class Layout, std::size_t... K>
+  COLX_HOST_DEVICE std::uint64_t pack_as(size_type i, bool& ok, std::index_sequence<K...>) const {
+    std::uint64_t w = 0;
+    ((w = append_packed_key_as<std::tuple_element_t<K, typename Layout::key_list>, typename Layout::inputs_type>(
+          w, std::tuple_element_t<K, std::tuple<Keys...>>{}, in, i, ok)),
+     ...);
+    return w;
+  }
+  COLX_HOST_DEVICE std::uint64_t hash(size_type i) const {
+    std::uint64_t h = 0x2545f4914f6cdd1dull;
+    ((h = hash_combine(h, hash_key(Keys{}(in, i)))), ...);
+    return h;
+  }
+  COLX_HOST_DEVICE bool all_valid(size_type i) const { return (static_cast<bool>(Keys{}(in, i).valid) && ...); }
+  template <class Other>
+  COLX_HOST_DEVICE bool equal(size_type i, Other const& other, size_type j) const {
+    return equal(i, other, j, std::index_sequence_for<Keys...>{});
+  }
+  template <class Other, std::size_t... K>
+  COLX_HOST_DEVICE bool equal(size_type i, Other const& other, size_type j, std::index_sequence<K...>) const {
+    return (keys_equal(std::tuple_element_t<K, std::tuple<Keys...>>{}(in, i),
+                       std::tuple_element_t<K, typename Other::key_list>{}(other.in, j)) &&
+            ...);
+  }
+  using key_list = std::tuple<Keys...>;
+};
+
+// Slot p of a packed table: words 2p (the keys) and 2p + 1 (the row), read together.
+struct alignas(16) packed_slot {
+  std::uint64_t keys;
+  std::uint64_t row;
+};
+COLX_HOST_DEVICE inline packed_slot read_slot(std::uint64_t const* slots, std::uint64_t p) {
+#if COLX_IN_DEVICE_CODE
+  return *reinterpret_cast<packed_slot const*>(slots + 2 * p);  // one 16-byte load
+#else
+  return {slots[2 * p], slots[2 * p + 1]};
+#endif
+}
+
+// Flags the build pass raises, in one word.
+inline constexpr unsigned duplicate_keys_flag = 1u;  // two build rows share their keys
+inline constexpr unsigned table_full_flag = 2u;      // a row found no empty slot (never, at half full)
+
+// Inserts build row r, one entry a row (a multimap: duplicates take entries of their own). A slot
+// taken by another row with the same keys flags duplicate keys: two rows with equal keys walk the
+// same slots, so the later to claim passes the earlier one's slot, and the row its failed claim
+// returns names the keys to compare. No second pass looks for them.
+template <class Keys>
+struct build_entries_fn {
+  Keys keys;
+  std::uint64_t* slots;
+  std::uint64_t mask;
+  bool nulls_equal;
+  unsigned* flags;
+  COLX_HOST_DEVICE void operator()(size_type r) const {
+    if (!nulls_equal && !keys.all_valid(r)) { return; }  // can never match
+    bool seen = false;  // a duplicate of row r's keys: flagged once, then not looked for
+    std::int64_t slot = -1;
+    if constexpr (Keys::packed) {
+      std::uint64_t const w = keys.pack(r);
+      auto const row_word = [&](std::uint64_t p) { return slots + 2 * p + 1; };
+      slot = insert_entry(row_word, mask, mix64(w), empty_entry, static_cast<std::uint64_t>(r), [&](std::uint64_t held) {
+        if (!seen && keys.pack(static_cast<size_type>(held)) == w) { seen = flag(duplicate_keys_flag); }
+      });
+      if (slot >= 0) { slots[2 * slot] = w; }  // read only by probes, after this pass
+    } else {
+      std::uint64_t const h = keys.hash(r);
+      std::uint64_t const tag = h & tag_bits;
+      auto const word = [&](std::uint64_t p) { return slots + p; };
+      slot = insert_entry(word, mask, h, empty_entry, tag | static_cast<std::uint64_t>(r), [&](std::uint64_t held) {
+        if (!seen && (held & tag_bits) == tag && keys.equal(r, keys, static_cast<size_type>(held & ~tag_bits))) {
+          seen = flag(duplicate_keys_flag);
+        }
+      });
+    }
+    if (slot < 0) { (void)flag(table_full_flag); }
+  }
+  COLX_HOST_DEVICE bool flag(unsigned bit) const {
+    atomic_or(flags, bit);
+    return true;
+  }
+};
+
+// Twice the rows, a power of two: probes stay short at a load factor of at most one half.
+inline size_type next_table_size(size_type rows) {
+  size_type p = 64;
+  while (p < 2 * rows) { p <<= 1; }
+  return p;
+}
+
+// Words of the table: one per slot (tag and row), two with packed keys (keys, row).
+template <class Keys>
+inline constexpr std::size_t words_per_slot = Keys::packed ? 2 : 1;
+
+struct fill_entries_fn {
+  std::uint64_t* slots;
+  COLX_HOST_DEVICE void operator()(size_type s) const { slots[s] = empty_entry; }
+};
+
+}  // namespace detail
+
+// A build side, hashed once and probed by any number of joins. Copies share the table.
+template <class Frame, class... Keys>
+class join_build {
+ public:
+  using frame_type = Frame;
+  using keys_type = join_keys<Keys...>;
+  using bound_keys = detail::bound_keys_t<typename Frame::schema_type, Keys...>;
+  using key_columns = detail::key_columns<typename Frame::inputs_type, bound_keys>;
+
+  join_build(Frame f, join_options options, stream_ref stream)
+      : _frame(std::move(f)), _options(options),
+        _slots(std::make_shared<uvector<std::uint64_t>>(
+            detail::next_table_size(_frame.num_rows()) * static_cast<size_type>(detail::words_per_slot<key_columns>), stream,
+            get_current_resource(_frame.kind()))) {
+    COLX_EXPECTS(_frame.num_rows() < (size_type{1} << 32) - 1, "join: the build side has ", _frame.num_rows(),
+                 " rows; at most 2^32 - 2 are supported");
+    _mask = static_cast<std::uint64_t>(detail::next_table_size(_frame.num_rows()) - 1);
+    spill_lock_scope const spill_lock(stream);
+    // Unique keys (a primary key, the usual build side) let inner and left joins find each probe
+    // row's one partner in a single pass (see probe_in_one_pass); the insertion notes duplicates.
+    uvector<unsigned> flags(1, stream, get_current_resource(_frame.kind()));
+    detail::fill_bytes(flags.data(), _frame.kind(), 0, sizeof(unsigned), stream);
+    on_backend(_frame.kind(), stream, [&](auto const& exec) {
+      exec.for_each_n(_slots->size(), detail::fill_entries_fn{_slots->data()});
+      exec.for_each_n(_frame.num_rows(), detail::build_entries_fn<key_columns>{key_columns{_frame.inputs()}, _slots->data(),
+                                                                              _mask, _options.nulls_equal, flags.data()});
+    });
+    unsigned const raised = flags.element(0, stream);
+    COLX_EXPECTS((raised & detail::table_full_flag) == 0u, "join: the build side's hash table of ", _mask + 1,
+                 " slots is full with ", _frame.num_rows(), " rows; it is sized at twice the rows, so this is a bug");
+    _unique_keys = (raised & detail::duplicate_keys_flag) == 0u;
+  }
+
+  [[nodiscard]] Frame const& frame() const noexcept { return _frame; }
+  [[nodiscard]] join_options options() const noexcept { return _options; }
+  [[nodiscard]] std::uint64_t const* slots() const noexcept { return _slots->data(); }
+  [[nodiscard]] std::uint64_t mask() const noexcept { return _mask; }
+  // No two build rows share their keys (false where unknown).
+  [[nodiscard]] bool unique_keys() const noexcept { return _unique_keys; }
+
+ private:
+  Frame _frame;
+  join_options _options;
+  std::shared_ptr<uvector<std::uint64_t>> _slots;
+  std::uint64_t _mask = 0;
+  bool _unique_keys = false;
+};
+
+// Hashes `right` on its key columns for reuse: build(orders, on("o_orderkey"_c)).
+template <class Schema, class... Keys>
+[[nodiscard]] auto build(frame<Schema> const& right, join_keys<Keys...>, join_options options = {}, stream_ref stream = {}) {
+  static_assert(((sizeof(typename field_of<Schema, Keys>::type) > 0) && ...));
+  return join_build<frame<Schema>, Keys...>(right, options, stream);
+}
+
+}  // namespace colx

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: Apache-2.0
+// Every path of the group-by's pass, forced at small sizes (detail::forced_group_by_path), against
+// a naive host reference: per-thread caches, per-block tables (few groups), the global table (many
+// groups) and, on the GPU, the partitioned pass, which a sample would choose only for a table
+// larger than L2 (millions of groups). Each on 0, 1, 1000 and 100,003 rows, with few groups and
+// with about as many groups as rows, packed keys (an int64) and keys compared at rows (a string),
+// a filter in front, and null keys and values.
+#include "support/backend.hpp"
+#include "support/rows.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <random>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+using namespace colx::literals;
+
+namespace {
+
+using colx::size_type;
+using colx::detail::group_by_path;
+
+using S = colx::schema<colx::field<"k", std::int64_t>, colx::field<"s", colx::string_view>, colx::field<"v", std::int64_t>,
+                       colx::field<"w", std::int32_t, colx::not_null>>;
+
+struct rows {
+  std::vector<std::optional<std::int64_t>> k;
+  std::vector<std::optional<std::string>> s;
+  std::vector<std::optional<std::int64_t>> v;
+  std::vector<std::int32_t> w;
+};
+
+rows random_rows(std::size_t n, std::uint64_t groups, std::uint64_t seed) {
+  std::mt19937_64 gen(seed);
+  rows r;
+  for (std::size_t i = 0; i < n; ++i) {
+    auto const g = static_cast<std::int64_t>(gen() % groups);
+    r.k.push_back(gen() % 13 == 0 ? std::nullopt : std::optional<std::int64_t>(g * 7919 - 500));
+    r.s.push_back(gen() % 17 == 0 ? std::nullopt : std::optional<std::string>(std::string("key ").append(std::to_string(g))));
+    r.v.push_back(gen() % 5 == 0 ? std::nullopt : std::optional<std::int64_t>(static_cast<std::int64_t>(gen() % 201) - 100));
+    r.w.push_back(static_cast<std::int32_t>(gen() % 4));
+  }
+  return r;
+}
+
+// What every group keeps, by a loop over the rows that pass the filter (w != 0).
+struct group_ref {
+  std::int64_t rows = 0;
+  std::int64_t valid = 0;
+  std::int64_t sum = 0;
+  std::optional<std::int64_t> min, max;
+  std::set<std::int64_t> distinct;
+};
+
+template <class Key>
+std::map<Key, group_ref> reference(rows const& r, std::vector<Key> const& keys) {
+  std::map<Key, group_ref> out;
+  for (std::size_t i = 0; i < r.w.size(); ++i) {
+    if (r.w[i] == 0) { continue; }
+    group_ref& g = out[keys[i]];
+    ++g.rows;
+    if (!r.v[i]) { continue; }
+    std::int64_t const v = *r.v[i];
+    ++g.valid;
+    g.sum += v;
+    g.min = g.min ? std::min(*g.min, v) : v;
+    g.max = g.max ? std::max(*g.max, v) : v;
+    g.distinct.insert(v);
+  }
+  return out;
+}
+
+// The reference as the result's sorted rows: key, sum, rows, valid, min, max, nunique.
+template <class Got, class Key>
+Got expected_rows(std::map<Key, group_ref> const& groups) {
+  Got out;
+  for (auto const& [key, g] : groups) {
+    auto const sum = g.valid > 0 ? std::optional<std::int64_t>(g.sum) : std::nullopt;
+    out.emplace_back(key, sum, g.rows, g.valid, g.min, g.max, static_cast<std::int64_t>(g.distinct.size()));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+// Forces the group-by's path while it lives (a test hook).
+struct forced_path {
+  explicit forced_path(group_by_path p) { colx::detail::forced_group_by_path().store(p); }
+  forced_path(forced_path const&) = delete;
+  forced_path& operator=(forced_path const&) = delete;
+  ~forced_path() { colx::detail::forced_group_by_path().store(group_by_path::by_sample); }
+};
+
+template <class Key>
+auto group(colx::frame<S> const& f, Key const& key) {
+  return f | colx::filter("w"_c != 0) | colx::group_by(key) |
+         colx::aggregate(colx::sum("v"_c).as<"sum">(), colx::count().as<"rows">(), colx::count_valid("v"_c).as<"valid">(),
+                         colx::min("v"_c).as<"min">(), colx::max("v"_c).as<"max">(), colx::nunique("v"_c).as<"distinct">());
+}
+
+}  // namespace
+
+TEST_CASE("group_by: every path of the pass, forced at small sizes", "[frame]") {
+  auto const mr = colx::test::backend_resource();
+  for (std::size_t const n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}, std::size_t{100'003}}) {
+    for (std::uint64_t const groups : {std::uint64_t{5}, static_cast<std::uint64_t>(n) + 1}) {
+      CAPTURE(n, groups);
+      auto const r = random_rows(n, groups, n * 31 + groups);
+      colx::frame<S> const f(colx::make_column<std::int64_t>(r.k, {}, mr), colx::make_strings_column(r.s, colx::type_id::int32, {}, mr),
+                             colx::make_column<std::int64_t>(r.v, {}, mr), colx::make_column<std::int32_t>(r.w, {}, mr));
+      auto const by_k = reference(r, r.k);
+      auto const by_s = reference(r, r.s);
+      for (auto const path : {group_by_path::by_sample, group_by_path::private_caches, group_by_path::few_groups,
+                              group_by_path::many_groups, group_by_path::partitioned}) {
+        CAPTURE(static_cast<int>(path));
+        forced_path const force(path);
+        auto const got_k = colx::test::sorted_rows_of(group(f, "k"_c));
+        CHECK(got_k == expected_rows<std::remove_cvref_t<decltype(got_k)>>(by_k));
+        auto const got_s = colx::test::sorted_rows_of(group(f, "s"_c));
+        CHECK(got_s == expected_rows<std::remove_cvref_t<decltype(got_s)>>(by_s));
+      }
+    }
+  }
+}
