@@ -2,7 +2,7 @@
 #pragma once
 // Shared by the benchmarks: event timing (median of repetitions), the device name, and a tiny
 // JSON record writer. No fmt: it does not compile under nvcc in C++20 mode.
-#include <colx/gpu/cuda_try.cuh>
+#include <colx/core/cuda_try.cuh>
 
 #include <algorithm>
 #include <chrono>
