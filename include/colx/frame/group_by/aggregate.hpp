@@ -33,14 +33,18 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
                     group_by_options options, std::tuple<Named...> const& named, stream_ref stream, resource_ref mr) {
   spill_lock_scope const spill_lock(stream);  // the columns read here stay put until the work is done
   using binding = group_by_binding<Frame, Pred, std::tuple<Keys...>, std::tuple<Named...>>;
-  using fn_t = typename binding::fn_t;
+  auto const pred = binding::bind_pred(unbound_pred);
+  auto const keys = binding::bind_keys(unbound_keys);
+  auto const aggs = binding::bind_aggs(named);
+  // Spelled from the bound values, not as binding::fn_t: nvcc names a kernel's template arguments
+  // as written, and the binding's own arguments hold the frame's names (fixed_string), which the
+  // launch stub cannot spell.
+  using fn_t = group_table_fn<typename Frame::inputs_type, std::remove_cvref_t<decltype(pred)>, std::remove_cvref_t<decltype(keys)>,
+                              std::remove_cvref_t<decltype(aggs)>>;
   using cells = typename fn_t::cells;
   using out_schema = typename binding::out_schema;
   using item = row_item_t<out_schema>;
   constexpr std::size_t num_keys = binding::num_keys;
-  auto const pred = binding::bind_pred(unbound_pred);
-  auto const keys = binding::bind_keys(unbound_keys);
-  auto const aggs = binding::bind_aggs(named);
 
   size_type const n = f.num_rows();
   memory_kind const kind = f.kind();
