@@ -180,6 +180,10 @@ TEST_CASE("iterators: a column without a mask is all valid", "[column][iterators
 
 #if COLX_HAS_CUDA
 TEST_CASE("iterators: Thrust and CUB over a device column", "[column][iterators][cuda]") {
+  if (!colx::test::on_device()) {
+    SUCCEED("device iterators: the run over device frames covers them");
+    return;
+  }
   auto const values = nullable_values(1000);
   auto const c = colx::make_column(values, {}, colx::get_current_device_resource());
   REQUIRE(c.kind() == colx::memory_kind::device);

@@ -518,6 +518,10 @@ TEST_CASE("dlpack: pinned host memory is kDLCUDAHost", "[dlpack]") {
 }
 
 TEST_CASE("dlpack: a CUDA tensor on another device is refused", "[dlpack][errors]") {
+  if (!colx::test::on_device()) {
+    SUCCEED("CUDA tensors: the run over device frames covers them");
+    return;
+  }
   int deletions = 0;
   auto* t = make_tensor(sample<std::int32_t>(4), {kDLInt, 32, 1}, deletions);
   t->dl_tensor.device.device_id = colx::current_device() + 1;

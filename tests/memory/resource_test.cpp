@@ -501,10 +501,15 @@ TEST_CASE("resource: libcu++ resource_ref and colx resources interoperate", "[me
 }
 
 TEST_CASE("resource: current device and pinned resources", "[memory][cuda]") {
+  // Device memory the default for this test, whichever memory the frames under test live in.
+  struct default_device {
+    colx::memory_kind previous = colx::set_default_memory_kind(colx::memory_kind::device);
+    ~default_device() { colx::set_default_memory_kind(previous); }
+  } const device_default;
   colx::resource_ref const device = colx::get_current_device_resource();
   CHECK(device.kind() == colx::memory_kind::device);
   CHECK(colx::get_current_device_resource() == device);  // one per device, made once
-  CHECK(colx::test::backend_resource() == device);
+  CHECK(colx::get_current_resource() == device);
   colx::resource_ref const pinned = colx::get_current_pinned_resource();
   CHECK(pinned.kind() == colx::memory_kind::pinned);
   CHECK(colx::get_current_pinned_resource() == pinned);

@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A join's build side: the right frame hashed on its key columns into an open-addressing multimap
-// (exec/open_addressing.hpp) with one entry per row, so duplicate keys take several entries. Keys
+// (the walks of exec/open_addressing.hpp) with one entry per row, so duplicate keys take several entries. Keys
 // that pack into one 64-bit word (expr/packed_keys.hpp) are kept in the entry beside the row and
 // compared there; other keys leave a 32-bit tag of their hash beside the row, so most
 // non-matches are rejected without reading the build keys. The table has twice as many slots as
 // rows, so probes stay short.
 #include <colx/exec/atomics.hpp>
 #include <colx/exec/dispatch.hpp>
-#include <colx/exec/open_addressing.hpp>
 #include <colx/exec/row_keys.hpp>
 #include <colx/expr/packed_keys.hpp>
 #include <colx/frame/frame.hpp>
@@ -102,28 +101,36 @@ struct build_entries_fn {
   std::uint64_t mask;
   bool nulls_equal;
   unsigned* flags;
+  // The walk of exec/open_addressing.hpp's insert_entry, written out as group-by's inserts are
+  // (see group_by/table.hpp: the generic walk ran slower there).
   COLX_HOST_DEVICE void operator()(size_type r) const {
     if (!nulls_equal && !keys.all_valid(r)) { return; }  // can never match
     bool seen = false;  // a duplicate of row r's keys: flagged once, then not looked for
-    std::int64_t slot = -1;
     if constexpr (Keys::packed) {
       std::uint64_t const w = keys.pack(r);
-      auto const row_word = [&](std::uint64_t p) { return slots + 2 * p + 1; };
-      slot = insert_entry(row_word, mask, mix64(w), empty_entry, static_cast<std::uint64_t>(r), [&](std::uint64_t held) {
+      std::uint64_t p = mix64(w) & mask;
+      for (std::uint64_t probe = 0; probe <= mask; ++probe, p = (p + 1) & mask) {
+        std::uint64_t const held = atomic_cas(slots + 2 * p + 1, empty_entry, static_cast<std::uint64_t>(r));
+        if (held == empty_entry) {
+          slots[2 * p] = w;  // read only by probes, after this pass
+          return;
+        }
         if (!seen && keys.pack(static_cast<size_type>(held)) == w) { seen = flag(duplicate_keys_flag); }
-      });
-      if (slot >= 0) { slots[2 * slot] = w; }  // read only by probes, after this pass
+      }
     } else {
       std::uint64_t const h = keys.hash(r);
       std::uint64_t const tag = h & tag_bits;
-      auto const word = [&](std::uint64_t p) { return slots + p; };
-      slot = insert_entry(word, mask, h, empty_entry, tag | static_cast<std::uint64_t>(r), [&](std::uint64_t held) {
+      std::uint64_t const entry = tag | static_cast<std::uint64_t>(r);
+      std::uint64_t p = h & mask;
+      for (std::uint64_t probe = 0; probe <= mask; ++probe, p = (p + 1) & mask) {
+        std::uint64_t const held = atomic_cas(slots + p, empty_entry, entry);
+        if (held == empty_entry) { return; }
         if (!seen && (held & tag_bits) == tag && keys.equal(r, keys, static_cast<size_type>(held & ~tag_bits))) {
           seen = flag(duplicate_keys_flag);
         }
-      });
+      }
     }
-    if (slot < 0) { (void)flag(table_full_flag); }
+    (void)flag(table_full_flag);  // no empty slot: never, at half full
   }
   COLX_HOST_DEVICE bool flag(unsigned bit) const {
     atomic_or(flags, bit);
