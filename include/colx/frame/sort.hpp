@@ -126,6 +126,12 @@ template <class Inputs, class... Keys>
 struct row_less_fn {
   Inputs in;
   tuple<Keys...> keys;
+  // A string key makes a comparison costly: CUB's merge sort then calls this comparator rather
+  // than inlining it at each of its few hundred comparisons (gpu/sort.cuh).
+  static constexpr bool costly_compare =
+      (std::is_same_v<std::remove_cvref_t<decltype(std::declval<Keys const&>().expr(std::declval<Inputs const&>(), std::int32_t{}).value)>,
+                      string_view> ||
+       ...);
 
   COLX_HOST_DEVICE bool operator()(std::int32_t a, std::int32_t b) const {
     int order = 0;

@@ -108,8 +108,7 @@ struct build_entries_fn {
     bool seen = false;  // a duplicate of row r's keys: flagged once, then not looked for
     if constexpr (Keys::packed) {
       std::uint64_t const w = keys.pack(r);
-      std::uint64_t p = mix64(w) & mask;
-      for (std::uint64_t probe = 0; probe <= mask; ++probe, p = (p + 1) & mask) {
+      for (std::uint64_t p = mix64(w) & mask;; p = (p + 1) & mask) {
         std::uint64_t const held = atomic_cas(slots + 2 * p + 1, empty_entry, static_cast<std::uint64_t>(r));
         if (held == empty_entry) {
           slots[2 * p] = w;  // read only by probes, after this pass
@@ -121,8 +120,7 @@ struct build_entries_fn {
       std::uint64_t const h = keys.hash(r);
       std::uint64_t const tag = h & tag_bits;
       std::uint64_t const entry = tag | static_cast<std::uint64_t>(r);
-      std::uint64_t p = h & mask;
-      for (std::uint64_t probe = 0; probe <= mask; ++probe, p = (p + 1) & mask) {
+      for (std::uint64_t p = h & mask;; p = (p + 1) & mask) {
         std::uint64_t const held = atomic_cas(slots + p, empty_entry, entry);
         if (held == empty_entry) { return; }
         if (!seen && (held & tag_bits) == tag && keys.equal(r, keys, static_cast<size_type>(held & ~tag_bits))) {
