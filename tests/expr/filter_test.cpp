@@ -4,6 +4,7 @@
 // filters, filters in front of reduce, all-or-nothing and empty frames (string predicates are in
 // functions_test).
 #include "support/backend.hpp"
+#include "support/columns.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -21,52 +22,7 @@ using namespace colx::literals;
 using colx::size_type;
 using colx::test::backend_kind;
 using colx::test::backend_resource;
-
-template <class T>
-using optionals = std::vector<std::optional<T>>;
-
-// Empty, one row, around a 32-row mask word, around a 256-thread block, and sizes that leave
-// partial words and, at 100003, span several host chunks (2^14) and run the host backend in
-// parallel (from 2^15 rows).
-constexpr size_type sizes[] = {0, 1, 31, 32, 33, 255, 256, 257, 1000, 4097, 100003};
-
-template <class T>
-colx::column<T> column_of(optionals<T> const& v) {
-  return colx::make_column<T>(v, {}, backend_resource());
-}
-template <class T>
-colx::column<T> column_of(std::vector<T> const& v) {
-  return colx::make_column<T>(v, {}, backend_resource());
-}
-
-template <class T>
-std::string show(std::optional<T> const& v) {
-  if (!v) { return "null"; }
-  std::ostringstream out;
-  if constexpr (requires { v->ticks; }) {
-    out << v->ticks << " ticks";
-  } else if constexpr (sizeof(T) == 1) {
-    out << static_cast<int>(*v);
-  } else {
-    out << *v;
-  }
-  return out.str();
-}
-
-// Checks every row (validity and value) and reports the first mismatch; one assertion per
-// column, however long.
-template <class T>
-void check_rows(optionals<T> const& got, optionals<T> const& want) {
-  REQUIRE(got.size() == want.size());
-  std::size_t bad = 0;
-  std::string first;
-  for (std::size_t i = 0; i < got.size(); ++i) {
-    bool const ok = got[i].has_value() == want[i].has_value() && (!got[i] || *got[i] == *want[i]);
-    if (!ok && bad++ == 0) { first = "row " + std::to_string(i) + ": got " + show(got[i]) + ", want " + show(want[i]); }
-  }
-  INFO(bad << " of " << got.size() << " rows differ; first " << first);
-  CHECK(bad == 0);
-}
+using namespace colx::test;  // support/columns.hpp: sizes, column_of, check_rows, random_optionals, ...
 
 // A collected column: its rows, its null count, and whether it has a mask as its field requires.
 template <class T>
@@ -78,34 +34,6 @@ void check_column(colx::column<T> const& got, optionals<T> const& want, bool may
   CHECK(got.null_count() == nulls);
   if (!may_have_mask) { CHECK_FALSE(got.nullable()); }
   if (!got.empty()) { CHECK(got.kind() == backend_kind()); }
-}
-
-// Random values in [lo, hi], each null with probability `nulls`.
-template <class T>
-optionals<T> random_optionals(std::size_t n, std::uint64_t seed, double nulls, T lo, T hi) {
-  std::mt19937_64 gen(seed);
-  std::bernoulli_distribution is_null(nulls);
-  optionals<T> out(n);
-  for (auto& v : out) {
-    if constexpr (std::is_floating_point_v<T>) {
-      T const x = std::uniform_real_distribution<T>(lo, hi)(gen);
-      if (!is_null(gen)) { v = x; }
-    } else if constexpr (std::is_same_v<T, bool>) {
-      bool const x = std::bernoulli_distribution(0.5)(gen);
-      if (!is_null(gen)) { v = x; }
-    } else {
-      T const x = static_cast<T>(std::uniform_int_distribution<std::int64_t>(lo, hi)(gen));
-      if (!is_null(gen)) { v = x; }
-    }
-  }
-  return out;
-}
-
-template <class T>
-std::vector<T> dense(optionals<T> const& v) {
-  std::vector<T> out(v.size());
-  for (std::size_t i = 0; i < v.size(); ++i) { out[i] = v[i].value_or(T{}); }
-  return out;
 }
 
 // The rows of v where keep is true.

@@ -4,6 +4,7 @@
 // nulls skipped; results with no valid input; ties; wrapping integer sums; floating-point results
 // that repeat bit for bit; result types; not_null fields; filters in front.
 #include "support/backend.hpp"
+#include "support/columns.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -24,53 +25,9 @@ namespace {
 using namespace colx::literals;
 using colx::size_type;
 using colx::test::backend_resource;
-
-template <class T>
-using optionals = std::vector<std::optional<T>>;
-
-// Empty, one row, around a 32-row mask word, around a 256-thread block, and sizes that leave
-// partial words and, at 100003, span several host chunks (2^14), run the host backend in parallel
-// (from 2^15 rows) and give every GPU block several rows per thread.
-constexpr size_type sizes[] = {0, 1, 31, 32, 33, 255, 256, 257, 1000, 4097, 100003};
+using namespace colx::test;  // support/columns.hpp: sizes, column_of, check_rows, random_optionals, ...
 
 constexpr double unit_roundoff = 0x1p-53;
-
-template <class T>
-colx::column<T> column_of(optionals<T> const& v) {
-  return colx::make_column<T>(v, {}, backend_resource());
-}
-template <class T>
-colx::column<T> column_of(std::vector<T> const& v) {
-  return colx::make_column<T>(v, {}, backend_resource());
-}
-
-// Random values in [lo, hi], each null with probability `nulls`.
-template <class T>
-optionals<T> random_optionals(std::size_t n, std::uint64_t seed, double nulls, T lo, T hi) {
-  std::mt19937_64 gen(seed);
-  std::bernoulli_distribution is_null(nulls);
-  optionals<T> out(n);
-  for (auto& v : out) {
-    if constexpr (std::is_floating_point_v<T>) {
-      T const x = std::uniform_real_distribution<T>(lo, hi)(gen);
-      if (!is_null(gen)) { v = x; }
-    } else if constexpr (std::is_same_v<T, bool>) {
-      bool const x = std::bernoulli_distribution(0.5)(gen);
-      if (!is_null(gen)) { v = x; }
-    } else {
-      T const x = static_cast<T>(std::uniform_int_distribution<std::int64_t>(lo, hi)(gen));
-      if (!is_null(gen)) { v = x; }
-    }
-  }
-  return out;
-}
-
-template <class T>
-std::vector<T> dense(optionals<T> const& v) {
-  std::vector<T> out(v.size());
-  for (std::size_t i = 0; i < v.size(); ++i) { out[i] = v[i].value_or(T{}); }
-  return out;
-}
 
 // What the aggregations should give, from a plain loop over the valid values: sums exactly
 // (integers) or in long double with the sum of magnitudes for the error bound; mean and the sum of
