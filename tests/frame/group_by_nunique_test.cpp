@@ -171,13 +171,33 @@ TEST_CASE("group_by: nunique of ints, doubles and strings beside sum and count, 
         }
       }
       {
-        INFO("the two-pass nunique(grouped, value) agrees");
+        INFO("nunique(grouped, value) agrees");
         auto const fused = f | colx::group_by(colx::group_by_options{.sorted = true}, "k"_c) |
                            colx::aggregate(colx::nunique("s"_c).as<"nunique">());
-        auto const two_pass = colx::nunique(f | colx::group_by(colx::group_by_options{.sorted = true}, "k"_c), "s"_c);
-        CHECK(colx::to_vector(fused["k"_c].view()) == colx::to_vector(two_pass["k"_c].view()));
-        CHECK(colx::to_vector(fused["nunique"_c].view()) == colx::to_vector(two_pass["nunique"_c].view()));
+        auto const shorthand = colx::nunique(f | colx::group_by(colx::group_by_options{.sorted = true}, "k"_c), "s"_c);
+        CHECK(colx::to_vector(fused["k"_c].view()) == colx::to_vector(shorthand["k"_c].view()));
+        CHECK(colx::to_vector(fused["nunique"_c].view()) == colx::to_vector(shorthand["nunique"_c].view()));
       }
+    }
+  }
+}
+
+// Issue 15's report: with drop_null_keys, a group whose values are all null was lost by
+// nunique(grouped, value), whose first pass grouped by (key, value) and so dropped null values.
+TEST_CASE("group_by: nunique(grouped, value) keeps a group of null values with drop_null_keys", "[frame]") {
+  auto const f = colx::make_frame(colx::values<"k", std::optional<std::int32_t>>({1, 1, 2, std::nullopt}),
+                                  colx::values<"v", std::optional<std::int32_t>>({5, 6, std::nullopt, 7}));
+  for (bool const drop : {false, true}) {
+    CAPTURE(drop);
+    auto const out = colx::nunique(f | colx::group_by(colx::group_by_options{.sorted = true, .drop_null_keys = drop}, "k"_c), "v"_c);
+    auto const k = colx::to_optional_vector(out["k"_c].view());
+    auto const u = colx::to_vector(out["nunique"_c].view());
+    if (drop) {
+      CHECK(k == std::vector<std::optional<std::int32_t>>{1, 2});
+      CHECK(u == std::vector<colx::size_type>{2, 0});
+    } else {  // the null key is a group of its own, sorted last
+      CHECK(k == std::vector<std::optional<std::int32_t>>{1, 2, std::nullopt});
+      CHECK(u == std::vector<colx::size_type>{2, 0, 1});
     }
   }
 }

@@ -157,21 +157,14 @@ template <class Source, class Value>
 }
 
 // Per group: the keys, and "nunique", the number of distinct non-null values of `value` (a
-// column) in the group (0 when all its values are null). Two group-bys: by keys and value, then
-// by keys counting the valid values.
+// column) in the group (0 when all its values are null): group_by(...) | aggregate(nunique(value)),
+// one pass. (It was two group-bys, by keys and value then by keys, and the first dropped the rows
+// of a null value where drop_null_keys was set: a group whose values were all null was lost.)
 template <class Source, class... Keys, class Value>
   requires expr::column_ref<Value>
 [[nodiscard]] auto nunique(grouped<Source, Keys...> const& g, Value const& value, stream_ref stream = {}) {
   auto const& f = detail::unfiltered_source(g.source);
-  resource_ref const mr = get_current_resource(f.kind());
-  auto const pairs = std::apply(
-      [&](auto const&... k) {
-        return run(g.source | group_by(group_by_options{.drop_null_keys = g.stage.options.drop_null_keys}, k..., value),
-                   aggregate(count().as<"rows">()), stream, mr);
-      },
-      g.stage.keys);
-  return run(pairs | group_by(g.stage.options, col<detail::group_key<Keys>::name>{}...),
-             aggregate(count_valid(col<Value::name>{}).template as<"nunique">()), stream, mr);
+  return run(g, aggregate(colx::nunique(value).template as<"nunique">()), stream, get_current_resource(f.kind()));
 }
 
 }  // namespace colx
