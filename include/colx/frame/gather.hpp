@@ -22,7 +22,7 @@ template <std::size_t Offset, class Inputs, class Item>
 COLX_HOST_DEVICE void load_into(Item& item, Inputs const& in, size_type i) {
   [&]<std::size_t... C>(std::index_sequence<C...>) {
     ((get<Offset + C>(item.values) = get<C>(in).value(i),
-      item.valid |= static_cast<std::uint64_t>(get<C>(in).is_valid(i)) << (Offset + C)),
+      item.valid.set(Offset + C, get<C>(in).is_valid(i))),
      ...);
   }(std::make_index_sequence<Inputs::size>{});
 }
@@ -31,7 +31,6 @@ template <class Schema>
 struct row_item_of;
 template <class... Fields>
 struct row_item_of<schema<Fields...>> {
-  static_assert(sizeof...(Fields) <= 64, "colx: a frame written row by row has at most 64 columns");
   using type = row_item<typename Fields::type...>;
 };
 template <class Schema>

@@ -139,10 +139,21 @@ struct evaluate_fn {
 // One row of a frame as the compaction moves it: every column's value and validity. Loading kept
 // rows into registers before storing any lets the loads of several rows be in flight together
 // (a store could alias a later load, so the compiler cannot reorder them itself).
+// Validity of a row's N columns, one bit each in as many 64-bit words as N needs: one word up to
+// 64 columns, so the common frame pays nothing for wide ones. (A single word with bit c for column
+// c overflowed its shift at column 64 and corrupted wider frames' null masks.)
+template <std::size_t N>
+struct validity_bits {
+  static constexpr std::size_t words = N == 0 ? 1 : (N + 63) / 64;
+  std::uint64_t word[words] = {};
+  COLX_HOST_DEVICE void set(std::size_t c, bool valid) { word[c / 64] |= static_cast<std::uint64_t>(valid) << (c % 64); }
+  [[nodiscard]] COLX_HOST_DEVICE bool test(std::size_t c) const { return ((word[c / 64] >> (c % 64)) & 1u) != 0; }
+};
+
 template <class... Ts>
 struct row_item {
   tuple<Ts...> values;
-  std::uint64_t valid = 0;  // bit c: column c is valid
+  validity_bits<sizeof...(Ts)> valid{};  // bit c: column c is valid
 };
 
 template <class Inputs, class Item>
@@ -153,8 +164,9 @@ struct load_row_fn {
  private:
   template <std::size_t... C>
   COLX_HOST_DEVICE Item load(size_type i, std::index_sequence<C...>) const {
-    return Item{decltype(Item::values)(get<C>(in).value(i)...),
-                ((static_cast<std::uint64_t>(get<C>(in).is_valid(i)) << C) | ... | std::uint64_t{0})};
+    Item item{decltype(Item::values)(get<C>(in).value(i)...)};
+    (item.valid.set(C, get<C>(in).is_valid(i)), ...);
+    return item;
   }
 };
 
@@ -218,7 +230,7 @@ struct store_row_fn {
   template <class Item, std::size_t... C>
   COLX_HOST_DEVICE void store(size_type k, Item const& item, std::index_sequence<C...>) const {
     ((store_value(get<C>(out), k, get<C>(item.values)),
-      (get<C>(out).mask != nullptr && ((item.valid >> C) & 1u)) ? set_bit_atomic(get<C>(out).mask, k) : void()),
+      (get<C>(out).mask != nullptr && item.valid.test(C)) ? set_bit_atomic(get<C>(out).mask, k) : void()),
      ...);
   }
 };

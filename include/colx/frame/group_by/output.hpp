@@ -120,7 +120,7 @@ struct load_group_fn {
   template <class M, std::size_t... P>
   static COLX_HOST_DEVICE void put_at(Item& item, std::size_t position, M const& m, std::index_sequence<P...>) {
     (void)((P == position ? (assign(get<P>(item.values), m.value), true) : false) || ...);
-    if (m.valid) { item.valid |= std::uint64_t{1} << position; }
+    if (m.valid) { item.valid.set(position, true); }
   }
   template <class To, class From>
   static COLX_HOST_DEVICE void assign(To& to, From const& from) {
