@@ -434,3 +434,16 @@ TEST_CASE("operators: a composite expression across word, block and chunk bounda
     CHECK(g["k"_c].data() == f["k"_c].data());
   }
 }
+
+// Issue 15: a constant spelled long long (or unsigned long long) where std::int64_t is long was
+// refused; it is the 64-bit column type of its sign.
+TEST_CASE("operators: long long constants are 64-bit integers", "[expr]") {
+  auto const f = colx::make_frame(colx::values<"x">({std::int64_t{1}, std::int64_t{200'000'000'000}, std::int64_t{-5}}),
+                                  colx::values<"u">({std::uint64_t{1}, std::uint64_t{1} << 40, std::uint64_t{7}}));
+  CHECK((f | colx::count_if("x"_c > 100'000'000'000LL)) == 1);
+  CHECK((f | colx::count_if("x"_c < 0LL)) == 1);
+  CHECK((f | colx::count_if("u"_c >= 7ULL)) == 2);
+  auto const g = f | colx::with_columns(("x"_c + 1LL).as<"y">());
+  STATIC_REQUIRE(std::is_same_v<typename std::remove_cvref_t<decltype(g["y"_c])>::value_type, std::int64_t>);
+  CHECK(colx::to_vector(g["y"_c].view()) == std::vector<std::int64_t>{2, 200'000'000'001, -4});
+}

@@ -103,6 +103,13 @@ struct string_literal : node<string_literal<N>> {
   [[nodiscard]] std::string to_string() const { return "\"" + std::string(chars, static_cast<std::size_t>(size)) + "\""; }
 };
 
+// C++ spells a 64-bit integer two ways, long and long long, and std::int64_t is one of them: a
+// constant of the other spelling (100000000000LL where int64_t is long) is taken as the column
+// type of its width.
+template <class T>
+using constant_type_t = std::conditional_t<std::is_integral_v<T> && !column_element<T> && sizeof(T) == 8,
+                                           std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>, T>;
+
 // Wraps a C++ value as an expression; expressions pass through.
 template <class T>
 [[nodiscard]] constexpr auto as_expression(T const& v) {
@@ -111,8 +118,9 @@ template <class T>
   } else if constexpr (std::is_array_v<T>) {
     return string_literal(v);
   } else {
-    static_assert(column_element<T>, "colx: a constant in an expression must have a column element type");
-    return literal<T>(v);
+    using constant = constant_type_t<T>;
+    static_assert(column_element<constant>, "colx: a constant in an expression must have a column element type");
+    return literal<constant>(static_cast<constant>(v));
   }
 }
 
