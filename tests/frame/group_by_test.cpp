@@ -304,7 +304,7 @@ void check_all(Out const& out, rows const& r, colx::group_by_options options, Ke
     }
     expected const e(r, found->second);
     bad.exact("n", g, n[g], std::optional<size_type>(e.row_count));
-    bad.exact("n_v", g, n_v[g], std::optional<size_type>(e.row_count));
+    bad.exact("n_v", g, n_v[g], std::optional<size_type>(e.valid_v));  // count(e): valid values, as SQL
     bad.exact("valid_v", g, valid_v[g], std::optional<size_type>(e.valid_v));
     bad.exact("sum_i", g, sum_i[g], e.sum_i);
     bad.exact("min_i", g, min_i[g], e.min_i);
@@ -633,4 +633,17 @@ TEST_CASE("group_by: output goes to the given memory, the work memory comes back
     CHECK(g.num_rows() == static_cast<size_type>(want.size()));
   }
   CHECK(mr.outstanding_bytes() == 0);
+}
+
+// Issue 15: count(e) counts the group's valid values of e, as SQL's COUNT(e); count() its rows.
+TEST_CASE("group_by: count(e) counts valid values, count() rows", "[frame]") {
+  auto const f = colx::make_frame(colx::values<"k">({1, 1, 2, 2, 2}),
+                                  colx::values<"v", std::optional<std::int32_t>>({5, std::nullopt, std::nullopt, std::nullopt, 4}));
+  auto const out = f | colx::group_by(colx::group_by_options{.sorted = true}, "k"_c) |
+                   colx::aggregate(colx::count("v"_c).as<"count_v">(), colx::count().as<"rows">());
+  CHECK(colx::to_vector(out["count_v"_c].view()) == std::vector<colx::size_type>{1, 1});
+  CHECK(colx::to_vector(out["rows"_c].view()) == std::vector<colx::size_type>{2, 3});
+  auto const [all_v, all_rows] = f | colx::reduce(colx::count("v"_c), colx::count());
+  CHECK(all_v == colx::scalar<colx::size_type>(2));
+  CHECK(all_rows == colx::scalar<colx::size_type>(5));
 }

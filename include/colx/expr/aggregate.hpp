@@ -305,9 +305,11 @@ namespace colx {
 template <expr::expression A> [[nodiscard]] constexpr auto sum(A const& a) { return expr::make_aggregation<expr::kinds::sum>(a); }
 template <expr::expression A> [[nodiscard]] constexpr auto min(A const& a) { return expr::make_aggregation<expr::kinds::extremum<true>>(a); }
 template <expr::expression A> [[nodiscard]] constexpr auto max(A const& a) { return expr::make_aggregation<expr::kinds::extremum<false>>(a); }
-// count(): all rows. count(e): all rows, null or not. count_valid(e): rows where e is valid.
+// count(): all rows. count(e) and count_valid(e): the rows where e is valid, as SQL's COUNT(e),
+// pandas' and cuDF's count. (count(e) counted null rows too until issue 15: a surprise to every
+// SQL, pandas and cuDF user; count() counts rows.)
 [[nodiscard]] constexpr auto count() { return expr::make_aggregation<expr::kinds::count<true>>(expr::row_marker{}); }
-template <expr::expression A> [[nodiscard]] constexpr auto count(A const& a) { return expr::make_aggregation<expr::kinds::count<true>>(a); }
+template <expr::expression A> [[nodiscard]] constexpr auto count(A const& a) { return expr::make_aggregation<expr::kinds::count<false>>(a); }
 template <expr::expression A> [[nodiscard]] constexpr auto count_valid(A const& a) { return expr::make_aggregation<expr::kinds::count<false>>(a); }
 template <expr::expression A> [[nodiscard]] constexpr auto mean(A const& a) { return expr::make_aggregation<expr::kinds::moment<0>>(a); }
 template <expr::expression A> [[nodiscard]] constexpr auto var(A const& a) { return expr::make_aggregation<expr::kinds::moment<1>>(a); }
