@@ -8,6 +8,8 @@
 #include <colx/types/string_view.hpp>
 
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
 #include <limits>
 #include <type_traits>
 
@@ -30,8 +32,74 @@ template <class R>
 constexpr COLX_HOST_DEVICE R signed_min() {
   return static_cast<R>(static_cast<std::make_unsigned_t<R>>(1) << (sizeof(R) * 8 - 1));
 }
+// Integers of different signedness: C++ would convert the signed one to unsigned (uint32 + int32
+// is uint32, and -1 > 0u), which SQL, Arrow, cuDF and pandas users read as wrong.
 template <class A, class B>
-using arithmetic_result = decltype(std::declval<A>() + std::declval<B>());
+inline constexpr bool mixed_sign = std::is_integral_v<A> && std::is_integral_v<B> && !std::is_same_v<A, bool> &&
+                                   !std::is_same_v<B, bool> && (std::is_signed_v<A> != std::is_signed_v<B>);
+template <std::size_t Bytes>
+using signed_of_size = std::conditional_t<Bytes <= 4, int, std::int64_t>;
+// The arithmetic result of A and B: C++'s usual one, except for integers of different
+// signedness, which get a signed type holding both (uint32 with int32: int64, as Arrow and
+// DuckDB); uint64 with a signed integer is int64 (values beyond int64 wrap). Same-type overflow
+// wraps (see wrapping).
+template <class A, class B>
+struct arithmetic_result_of {
+  using type = decltype(std::declval<A>() + std::declval<B>());
+};
+template <class A, class B>
+  requires mixed_sign<A, B>
+struct arithmetic_result_of<A, B> {
+  using unsigned_t = std::conditional_t<std::is_signed_v<A>, B, A>;
+  using signed_t = std::conditional_t<std::is_signed_v<A>, A, B>;
+  static constexpr std::size_t bytes = 2 * sizeof(unsigned_t) > sizeof(signed_t) ? 2 * sizeof(unsigned_t) : sizeof(signed_t);
+  using type = signed_of_size<bytes>;
+};
+template <class A, class B>
+using arithmetic_result = typename arithmetic_result_of<A, B>::type;
+
+// Comparisons by value, as std::cmp_equal and std::cmp_less (host and device).
+template <class A, class B>
+constexpr COLX_HOST_DEVICE bool value_equal(A a, B b) {
+  if constexpr (mixed_sign<A, B>) {
+    if constexpr (std::is_signed_v<A>) {
+      return a >= 0 && static_cast<std::make_unsigned_t<A>>(a) == b;
+    } else {
+      return b >= 0 && a == static_cast<std::make_unsigned_t<B>>(b);
+    }
+  } else if constexpr (std::is_arithmetic_v<A> && std::is_arithmetic_v<B>) {
+    using R = arithmetic_result<A, B>;
+    return static_cast<R>(a) == static_cast<R>(b);
+  } else {
+    return a == b;
+  }
+}
+template <class A, class B>
+constexpr COLX_HOST_DEVICE bool value_less(A a, B b) {
+  if constexpr (mixed_sign<A, B>) {
+    if constexpr (std::is_signed_v<A>) {
+      return a < 0 || static_cast<std::make_unsigned_t<A>>(a) < b;
+    } else {
+      return b >= 0 && a < static_cast<std::make_unsigned_t<B>>(b);
+    }
+  } else if constexpr (std::is_arithmetic_v<A> && std::is_arithmetic_v<B>) {
+    using R = arithmetic_result<A, B>;
+    return static_cast<R>(a) < static_cast<R>(b);
+  } else {
+    return a < b;
+  }
+}
+template <class A, class B>
+constexpr COLX_HOST_DEVICE bool value_less_equal(A a, B b) {
+  if constexpr (mixed_sign<A, B>) {
+    return !value_less(b, a);  // integers: no NaN
+  } else if constexpr (std::is_arithmetic_v<A> && std::is_arithmetic_v<B>) {
+    using R = arithmetic_result<A, B>;
+    return static_cast<R>(a) <= static_cast<R>(b);
+  } else {
+    return a <= b;
+  }
+}
 }  // namespace detail
 
 struct add {
@@ -113,25 +181,22 @@ struct mod {
   }
 };
 
-#define COLX_COMPARISON(Name, Op)                                                     \
-  struct Name {                                                                       \
-    static constexpr char const* symbol = #Op;                                        \
-    template <class A, class B>                                                       \
-    static constexpr COLX_HOST_DEVICE bool apply(A a, B b) {                          \
-      if constexpr (std::is_arithmetic_v<A> && std::is_arithmetic_v<B>) {             \
-        using R = detail::arithmetic_result<A, B>;                                    \
-        return static_cast<R>(a) Op static_cast<R>(b);                                \
-      } else {                                                                        \
-        return a Op b;                                                                \
-      }                                                                               \
-    }                                                                                 \
+// Comparisons compare values (NaN compares unequal and unordered, as IEEE): integers of
+// different signedness too (-1 < 0u).
+#define COLX_COMPARISON(Name, Symbol, Expression)             \
+  struct Name {                                               \
+    static constexpr char const* symbol = Symbol;             \
+    template <class A, class B>                               \
+    static constexpr COLX_HOST_DEVICE bool apply(A a, B b) {  \
+      return Expression;                                      \
+    }                                                         \
   };
-COLX_COMPARISON(equal, ==)
-COLX_COMPARISON(not_equal, !=)
-COLX_COMPARISON(less, <)
-COLX_COMPARISON(less_equal, <=)
-COLX_COMPARISON(greater, >)
-COLX_COMPARISON(greater_equal, >=)
+COLX_COMPARISON(equal, "==", detail::value_equal(a, b))
+COLX_COMPARISON(not_equal, "!=", !detail::value_equal(a, b))
+COLX_COMPARISON(less, "<", detail::value_less(a, b))
+COLX_COMPARISON(less_equal, "<=", detail::value_less_equal(a, b))
+COLX_COMPARISON(greater, ">", detail::value_less(b, a))
+COLX_COMPARISON(greater_equal, ">=", detail::value_less_equal(b, a))
 #undef COLX_COMPARISON
 
 #define COLX_BITWISE(Name, Op)                                                                               \
