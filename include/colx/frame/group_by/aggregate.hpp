@@ -38,7 +38,7 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
   auto const aggs = binding::bind_aggs(named);
   // Spelled from the bound values, not as binding::fn_t: nvcc names a kernel's template arguments
   // as written, and the binding's own arguments hold the frame's names (fixed_string), which the
-  // launch stub cannot spell.
+  // host code nvcc generates to launch a kernel cannot spell.
   using fn_t = group_table_fn<typename Frame::inputs_type, std::remove_cvref_t<decltype(pred)>, std::remove_cvref_t<decltype(keys)>,
                               std::remove_cvref_t<decltype(aggs)>>;
   using cells = typename fn_t::cells;

@@ -21,6 +21,22 @@ auto project(Inputs const& in, std::index_sequence<I...>) {
   return tuple(get<I>(in)...);
 }
 
+// The probe of `left` (its pending filter bound to its schema) against the build side, once both
+// sides are known to live where one backend reaches them; `op` names the call in the message.
+template <join_kind How, class ProbeFrame, class Pred, class Build, class... L>
+auto make_probe(ProbeFrame const& left, Pred const& unbound_pred, Build const& built, join_keys<L...>, char const* op) {
+  using probe_schema = typename ProbeFrame::schema_type;
+  using probe_keys = key_columns<typename ProbeFrame::inputs_type, bound_keys_t<probe_schema, L...>>;
+  auto const pred = expr::bind<probe_schema>(unbound_pred);
+  using probe_t = probe_fn<How, typename ProbeFrame::inputs_type, std::remove_cvref_t<decltype(pred)>, probe_keys,
+                           typename Build::key_columns>;
+  auto const& right = built.frame();
+  COLX_EXPECTS(is_host_accessible(left.kind()) == is_host_accessible(right.kind()), op, ": the left frame lives in ",
+               to_string(left.kind()), " memory, the right in ", to_string(right.kind()));
+  return probe_t{left.inputs(), pred, typename Build::key_columns{right.inputs()}, built.slots(), built.mask(),
+                 built.options().nulls_equal};
+}
+
 template <join_kind How, class Suffixes, class ProbeFrame, class Pred, class Build, class... L>
 auto join_frames(ProbeFrame const& left, Pred const& unbound_pred, Build const& built, join_keys<L...>, stream_ref stream,
                  resource_ref mr) {
@@ -30,16 +46,9 @@ auto join_frames(ProbeFrame const& left, Pred const& unbound_pred, Build const& 
   using build_schema = typename build_frame::schema_type;
   using layout = join_layout<How, probe_schema, build_schema, join_keys<L...>, typename Build::keys_type, Suffixes>;
   using out_schema = typename layout::schema_type;
-  using probe_keys = key_columns<typename ProbeFrame::inputs_type, bound_keys_t<probe_schema, L...>>;
-  auto const pred = expr::bind<probe_schema>(unbound_pred);
-  using probe_t = probe_fn<How, typename ProbeFrame::inputs_type, std::remove_cvref_t<decltype(pred)>, probe_keys,
-                           typename Build::key_columns>;
+  auto const probe = make_probe<How>(left, unbound_pred, built, join_keys<L...>{}, "join");
   build_frame const& right = built.frame();
-  COLX_EXPECTS(is_host_accessible(left.kind()) == is_host_accessible(right.kind()), "join: the left frame lives in ",
-               to_string(left.kind()), " memory, the right in ", to_string(right.kind()));
-  probe_t const probe{left.inputs(), pred, typename Build::key_columns{right.inputs()}, built.slots(), built.mask(),
-                      built.options().nulls_equal};
-  probe_passes<How, probe_t> passes(probe, built, left.num_rows(), left.kind(), stream);
+  probe_passes<How, std::remove_cvref_t<decltype(probe)>> passes(probe, built, left.num_rows(), left.kind(), stream);
   auto const types = [&]<std::size_t... I>(std::index_sequence<I...>) {
     auto const p = column_types(left);
     [[maybe_unused]] auto const b = column_types(right);
@@ -83,19 +92,10 @@ template <join_kind How, class ProbeFrame, class Pred, class Build, class... L>
 std::pair<uvector<size_type>, uvector<size_type>> join_rows_impl(ProbeFrame const& left, Pred const& unbound_pred,
                                                                  Build const& built, join_keys<L...>, stream_ref stream,
                                                                  resource_ref mr) {
-  using probe_schema = typename ProbeFrame::schema_type;
-  using probe_keys = key_columns<typename ProbeFrame::inputs_type, bound_keys_t<probe_schema, L...>>;
-  static_assert(join_key_check<probe_schema, typename Build::frame_type::schema_type, join_keys<L...>,
+  static_assert(join_key_check<typename ProbeFrame::schema_type, typename Build::frame_type::schema_type, join_keys<L...>,
                                typename Build::keys_type>::ok);
-  auto const pred = expr::bind<probe_schema>(unbound_pred);
-  using probe_t = probe_fn<How, typename ProbeFrame::inputs_type, std::remove_cvref_t<decltype(pred)>, probe_keys,
-                           typename Build::key_columns>;
-  auto const& right = built.frame();
-  COLX_EXPECTS(is_host_accessible(left.kind()) == is_host_accessible(right.kind()), "join_rows: the left frame lives in ",
-               to_string(left.kind()), " memory, the right in ", to_string(right.kind()));
-  probe_t const probe{left.inputs(), pred, typename Build::key_columns{right.inputs()}, built.slots(), built.mask(),
-                      built.options().nulls_equal};
-  probe_passes<How, probe_t> passes(probe, built, left.num_rows(), left.kind(), stream);
+  auto const probe = make_probe<How>(left, unbound_pred, built, join_keys<L...>{}, "join_rows");
+  probe_passes<How, std::remove_cvref_t<decltype(probe)>> passes(probe, built, left.num_rows(), left.kind(), stream);
   uvector<size_type> left_rows(passes.most(), stream, mr);
   uvector<size_type> right_rows(passes.most(), stream, mr);
   size_type const written = passes.write(index_pairs_sink{left_rows.data(), right_rows.data()});
