@@ -348,7 +348,7 @@ TEST_CASE("sort: one key of every kind, ascending and descending, nulls first an
   }
 }
 
-TEST_CASE("sort: several keys, packed into 32 or 64 bits or compared row by row", "[frame]") {
+TEST_CASE("sort: several keys, packed into 32, 64 or 128 bits or compared row by row", "[frame]") {
   std::mt19937 gen(7);
   for (std::size_t const n : sizes) {
     CAPTURE(n);
@@ -367,6 +367,12 @@ TEST_CASE("sort: several keys, packed into 32 or 64 bits or compared row by row"
       // int32 + int16? + bool: 50 bits.
       check_mixed(f | colx::sort_by(make_key("i"_c, s[0]), make_key("a"_c, s[1]), make_key("c"_c, s[2])), r,
                   reference_order(n, {by(r.i, s[0]), by(r.a, s[1]), by(r.c, s[2])}));
+      // double? + int32: 97 bits, a 128-bit radix key.
+      check_mixed(f | colx::sort_by(make_key("x"_c, s[0]), make_key("i"_c, s[1])), r,
+                  reference_order(n, {by(r.x, s[0]), by(r.i, s[1])}));
+      // int64? + double?: 130 bits, the row comparator.
+      check_mixed(f | colx::sort_by(make_key("l"_c, s[0]), make_key("x"_c, s[1])), r,
+                  reference_order(n, {by(r.l, s[0]), by(r.x, s[1])}));
       // string? + double? + int64?: the row comparator.
       check_mixed(f | colx::sort_by(make_key("s"_c, s[0]), make_key("x"_c, s[1]), make_key("l"_c, s[2])), r,
                   reference_order(n, {by(r.s, s[0]), by(r.x, s[1]), by(r.l, s[2])}));

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Aggregations for reduce (and, later, group-by): each Kind says how to fold valid values of an
-// expression into a small trivially copyable state, how to merge two states (the left one covers
-// earlier rows), and how to finish a state into a scalar. Nulls are skipped; an aggregate with no
-// valid input is null, except count, count_valid and nunique (0), any (false) and all (true).
+// The catalogue of aggregations: what each kind means, once. Each Kind says how to fold valid
+// values of an expression into a small trivially copyable state, how to merge two states (the left
+// one covers earlier rows), and how to finish a state into a scalar: reduce() runs exactly that.
+// Group-by's cells (frame/group_by/cells*.hpp) hold the same meaning in a form that merges with
+// atomics in any order, and take from here what the two share: the sum's accumulator type and
+// wrapping, the order of min/max (NaN loses), the statistic a var/std finishes with. Nulls are
+// skipped; an aggregate with no valid input is null, except count, count_valid and nunique (0),
+// any (false) and all (true).
 #include <colx/column/scalar.hpp>
 #include <colx/expr/expression.hpp>
 
@@ -26,25 +30,26 @@ struct sum {
     sum_t<T> total{};
     size_type count = 0;
   };
+  // total + v in the accumulator: an integer sum wraps like the element-wise ops (and like
+  // group-by's atomic adds), never signed overflow.
+  template <class Acc>
+  static constexpr COLX_HOST_DEVICE Acc plus(Acc total, Acc v) {
+    if constexpr (std::is_integral_v<Acc>) {
+      using U = std::make_unsigned_t<Acc>;
+      return static_cast<Acc>(static_cast<U>(total) + static_cast<U>(v));
+    } else {
+      return total + v;
+    }
+  }
   template <class T>
   static constexpr COLX_HOST_DEVICE void add(state<T>& s, T v, size_type) {
     static_assert(std::is_arithmetic_v<T>, "colx::sum needs a numeric expression (not strings, dates or decimals)");
-    if constexpr (std::is_integral_v<sum_t<T>>) {  // wraps like the element-wise ops
-      using U = std::make_unsigned_t<sum_t<T>>;
-      s.total = static_cast<sum_t<T>>(static_cast<U>(s.total) + static_cast<U>(static_cast<sum_t<T>>(v)));
-    } else {
-      s.total += static_cast<sum_t<T>>(v);
-    }
+    s.total = plus(s.total, static_cast<sum_t<T>>(v));
     ++s.count;
   }
   template <class T>
   static constexpr COLX_HOST_DEVICE state<T> merge(state<T> a, state<T> b) {
-    if constexpr (std::is_integral_v<sum_t<T>>) {
-      using U = std::make_unsigned_t<sum_t<T>>;
-      return {static_cast<sum_t<T>>(static_cast<U>(a.total) + static_cast<U>(b.total)), a.count + b.count};
-    } else {
-      return {a.total + b.total, a.count + b.count};
-    }
+    return {plus(a.total, b.total), a.count + b.count};
   }
   template <class T>
   static scalar<sum_t<T>> finish(state<T> s) {
@@ -125,10 +130,23 @@ constexpr COLX_HOST_DEVICE moments merge_moments(moments a, moments b) {
   return {n, mean, m2};
 }
 
-// Statistic: 0 mean, 1 sample variance, 2 sample standard deviation (ddof 1, as pandas).
+// Statistic: 0 mean, 1 sample variance, 2 sample standard deviation (ddof 1, as pandas). reduce
+// folds with Welford's update and merges in a fixed order (the most accurate); group-by's cells
+// merge with atomics in any order, so they keep sums about a shift instead (cells_moments.hpp).
+// Both finish through statistic(): the same answer from n values, their mean and squared deviations.
 template <int Statistic>
 struct moment {
   static constexpr char const* name = Statistic == 0 ? "mean" : Statistic == 1 ? "var" : "std";
+  // Null for no values (mean) or fewer than two (var, std).
+  static COLX_HOST_DEVICE maybe<double, true> statistic(size_type n, double mean, double m2) {
+    if constexpr (Statistic == 0) {
+      return {mean, n > 0};
+    } else {
+      if (n < 2) { return {0.0, false}; }
+      double const var = (m2 > 0 ? m2 : 0.0) / static_cast<double>(n - 1);
+      return {Statistic == 1 ? var : std::sqrt(var), true};
+    }
+  }
   template <class T>
   using state = moments;
   template <class T>
@@ -146,13 +164,8 @@ struct moment {
   }
   template <class T>
   static scalar<double> finish(moments s) {
-    if constexpr (Statistic == 0) {
-      return s.n == 0 ? scalar<double>{} : scalar<double>(s.mean);
-    } else {
-      if (s.n < 2) { return {}; }
-      double const var = s.m2 / static_cast<double>(s.n - 1);
-      return scalar<double>(Statistic == 1 ? var : std::sqrt(var));
-    }
+    auto const r = statistic(s.n, s.mean, s.m2);
+    return r.valid ? scalar<double>(r.value) : scalar<double>{};
   }
 };
 

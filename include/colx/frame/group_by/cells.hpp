@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Group-by accumulators (the catalogue: this file, group_by/cells_moments.hpp for mean, var and
-// std, group_by/cells_rows.hpp for the cells that keep a row): for each aggregation kind, the cell one group keeps in the hash table,
+// Group-by accumulators: the catalogue of expr/aggregate.hpp in the form a hash table merges with
+// atomics (this file, group_by/cells_moments.hpp for mean, var and std, group_by/cells_rows.hpp
+// for the cells that keep a row). For each aggregation kind: the cell one group keeps in the table,
 // how a row is added to a cell held privately (in registers), how a private cell is merged into
 // the shared table with atomics, and how a cell finishes into the output value.
 //
@@ -76,12 +77,7 @@ struct group_cell<expr::kinds::sum, T, Nullable> {
   static constexpr COLX_HOST_DEVICE type identity() { return type{}; }
   template <class Ctx>
   static COLX_HOST_DEVICE void add(type& c, T v, size_type, Ctx const&) {
-    if constexpr (std::is_integral_v<acc>) {
-      using U = std::make_unsigned_t<acc>;
-      c.total = static_cast<acc>(static_cast<U>(c.total) + static_cast<U>(static_cast<acc>(v)));
-    } else {
-      c.total += static_cast<acc>(v);
-    }
+    c.total = expr::kinds::sum::plus(c.total, static_cast<acc>(v));
     if constexpr (Nullable) { ++c.n; }
   }
   template <class Ctx>

@@ -3,7 +3,6 @@
 // Group-by cells of mean, var and std (the contract: group_by/cells.hpp).
 #include <colx/frame/group_by/cells.hpp>
 
-#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
@@ -86,12 +85,10 @@ struct group_cell<expr::kinds::moment<Statistic>, T, Nullable> {
     size_type const count_n = count(c, rows);
     auto const n = static_cast<double>(count_n);
     if constexpr (!shifted) {
-      return {c.total / n, count_n > 0};
+      return expr::kinds::moment<Statistic>::statistic(count_n, c.total / n, 0.0);
     } else {
-      if (count_n < 2) { return {0.0, false}; }
-      double const m2 = c.s2 - c.s1 * c.s1 / n;
-      double const var = (m2 > 0 ? m2 : 0.0) / (n - 1);
-      return {Statistic == 1 ? var : std::sqrt(var), true};
+      double const m2 = count_n > 0 ? c.s2 - c.s1 * c.s1 / n : 0.0;
+      return expr::kinds::moment<Statistic>::statistic(count_n, c.shift + c.s1 / n, m2);
     }
   }
 };
