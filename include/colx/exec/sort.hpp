@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Sorting on both backends, as overloads on the executor (found by argument-dependent lookup):
-//   sort_pairs(exec, n, keys_in, keys_out, values_in, values_out, end_bit, descending)
+//   sort_pairs(exec, n, keys_in, keys_out, values_in, values_out, end_bit)   ascending: callers
+//     encode a descending key into its bits, so one radix sort kernel set serves both directions
 //   sort_keys(exec, n, keys_in, keys_out, descending)
 //   sort_by_comparator(exec, first, n, less)
 // Included only by the operators that sort: the CUDA sorts are the heaviest headers colx has.

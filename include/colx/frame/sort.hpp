@@ -188,7 +188,7 @@ uvector<std::int32_t> sorted_rows(Frame const& f, tuple<Keys...> const& keys, st
       uvector<word> sorted(n, stream, mr);
       uvector<std::int32_t> rows(n, stream, mr);
       exec.for_each_n(n, pack_keys_fn<inputs, word, Keys...>{f.inputs(), keys, packed.data(), rows.data()});
-      sort_pairs(exec, n, packed.data(), sorted.data(), rows.data(), order.data(), bits, false);
+      sort_pairs(exec, n, packed.data(), sorted.data(), rows.data(), order.data(), bits);
     } else {
       exec.for_each_n(n, iota_fn{order.data()});
       sort_by_comparator(exec, order.data(), n, row_less_fn<inputs, Keys...>{f.inputs(), keys});

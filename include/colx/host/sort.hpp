@@ -11,18 +11,13 @@
 
 namespace colx::host {
 
-// Stable sort of (key, value) pairs by key, ascending or descending (the radix sort's contract;
-// keys are unsigned encodings or integers, so < is a strict weak order).
+// Stable sort of (key, value) pairs by key, ascending (the radix sort's contract; keys are
+// unsigned encodings or integers, so < is a strict weak order).
 template <class K, class V>
-void sort_pairs(executor const&, size_type n, K const* keys_in, K* keys_out, V const* values_in, V* values_out, int,
-                bool descending) {
+void sort_pairs(executor const&, size_type n, K const* keys_in, K* keys_out, V const* values_in, V* values_out, int) {
   std::vector<std::pair<K, V>> pairs(static_cast<std::size_t>(n));
   for (size_type i = 0; i < n; ++i) { pairs[static_cast<std::size_t>(i)] = {keys_in[i], values_in[i]}; }
-  if (descending) {
-    std::stable_sort(pairs.begin(), pairs.end(), [](auto const& a, auto const& b) { return b.first < a.first; });
-  } else {
-    std::stable_sort(pairs.begin(), pairs.end(), [](auto const& a, auto const& b) { return a.first < b.first; });
-  }
+  std::stable_sort(pairs.begin(), pairs.end(), [](auto const& a, auto const& b) { return a.first < b.first; });
   for (size_type i = 0; i < n; ++i) {
     keys_out[i] = pairs[static_cast<std::size_t>(i)].first;
     values_out[i] = pairs[static_cast<std::size_t>(i)].second;
