@@ -80,6 +80,38 @@ TEST_CASE("functions: cast<T> converts as static_cast, dates by their ticks", "[
   check_rows(rows(g["i_u16"_c]), optionals<std::uint16_t>{{0}, {1}, {300}, {65407}, {65535}, std::nullopt, {0}});
 }
 
+TEST_CASE("functions: a float cast to an integer it cannot hold is null; round first to round", "[expr][functions]") {
+  using S = colx::schema<colx::field<"x", double, colx::not_null>, colx::field<"y", float, colx::not_null>>;
+  double const inf = std::numeric_limits<double>::infinity();
+  double const nan = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> const x{2.5, -2.5, -0.9, 255.9, 256.0, -1.0, nan, inf, -inf, 2147483647.9, 2147483648.0, -2147483648.9,
+                              -2147483649.0, 9.2233720368547748e18, -9.2233720368547758e18};  // the last: -2^63
+  std::vector<float> y;
+  for (double v : x) { y.push_back(static_cast<float>(v)); }
+  colx::frame<S> const f(column_of(x), column_of(y));
+  auto const g = f | colx::with_columns(colx::cast<std::int32_t>("x"_c).as<"i32">(), colx::cast<std::uint8_t>("x"_c).as<"u8">(),
+                                        colx::cast<std::int64_t>("x"_c).as<"i64">(), colx::cast<std::int32_t>(colx::round("x"_c)).as<"r32">(),
+                                        colx::cast<std::int16_t>("y"_c).as<"f16">());
+  CHECK(nullable_field(g, "i32"_c));  // not_null input, but an out-of-range value makes a null
+  auto const none = std::optional<std::int32_t>{};
+  check_rows(rows(g["i32"_c]), optionals<std::int32_t>{{2}, {-2}, {0}, {255}, {256}, {-1}, none, none, none, {2147483647}, none,
+                                                       {-2147483647 - 1}, none, none, none});
+  auto const none8 = std::optional<std::uint8_t>{};
+  check_rows(rows(g["u8"_c]), optionals<std::uint8_t>{{2}, none8, {0}, {255}, none8, none8, none8, none8, none8, none8, none8,
+                                                      none8, none8, none8, none8});
+  auto const none64 = std::optional<std::int64_t>{};
+  check_rows(rows(g["i64"_c]), optionals<std::int64_t>{{2}, {-2}, {0}, {255}, {256}, {-1}, none64, none64, none64, {2147483647},
+                                                       {2147483648}, {-2147483648}, {-2147483649},
+                                                       {9223372036854774784},  // 2^63 - 1024: the largest double below 2^63
+                                                       {std::numeric_limits<std::int64_t>::min()}});
+  // round() is half away from zero: 2.5 -> 3, -2.5 -> -3.
+  check_rows(rows(g["r32"_c]), optionals<std::int32_t>{{3}, {-3}, {-1}, {256}, {256}, {-1}, none, none, none, none, none, none,
+                                                       none, none, none});
+  auto const none16 = std::optional<std::int16_t>{};
+  check_rows(rows(g["f16"_c]), optionals<std::int16_t>{{2}, {-2}, {0}, {255}, {256}, {-1}, none16, none16, none16, none16, none16,
+                                                       none16, none16, none16, none16});
+}
+
 // ---- if_else, coalesce, null tests -----------------------------------------------------------------
 
 TEST_CASE("functions: if_else / where pick a branch; a null condition gives null", "[expr][functions]") {
@@ -125,6 +157,50 @@ TEST_CASE("functions: if_else / where pick a branch; a null condition gives null
     check_rows(rows(g["flag"_c]), want_flag);
     check_rows(rows(g["absv"_c]), want_abs);
     check_rows(rows(g["nested"_c]), want_nested);
+  }
+}
+
+TEST_CASE("functions: case_when takes the next branch where a condition is null, as SQL", "[expr][functions]") {
+  using S = colx::schema<colx::field<"c", bool>, colx::field<"t", std::int32_t>, colx::field<"u", std::uint32_t, colx::not_null>,
+                         colx::field<"x", double>>;
+  for (size_type const n : sizes) {
+    INFO("rows: " << n);
+    auto const nn = static_cast<std::size_t>(n);
+    auto const c = random_optionals<bool>(nn, 201, 0.3, false, true);
+    auto const t = random_optionals<std::int32_t>(nn, 202, 0.2, -100, 100);
+    auto const x = random_optionals<double>(nn, 204, 0.2, -1.0, 1.0);
+    std::vector<std::uint32_t> u(nn);
+    for (std::size_t k = 0; k < nn; ++k) { u[k] = static_cast<std::uint32_t>(k * 2654435761u); }
+    colx::frame<S> const f(column_of(c), column_of(t), column_of(u), column_of(x));
+    auto const g = f | colx::with_columns(
+                           colx::case_when("c"_c, 1, 0).as<"flag">(),
+                           // CASE WHEN t > 50 THEN 3 WHEN x > 0 THEN 2 WHEN c THEN 1 ELSE 0 END
+                           colx::case_when("t"_c > 50, 3, "x"_c > 0.0, 2, "c"_c, 1, 0).as<"tier">(),
+                           // An int32 and a uint32 branch: int64, by value (C++ would give uint32).
+                           colx::case_when("c"_c, "t"_c, "u"_c).as<"mixed">());
+    CHECK(field_is<int>(g, "flag"_c));
+    CHECK_FALSE(nullable_field(g, "flag"_c));  // a null condition takes the else branch: never null
+    CHECK_FALSE(nullable_field(g, "tier"_c));
+    CHECK(field_is<std::int64_t>(g, "mixed"_c));
+    optionals<int> want_flag(nn), want_tier(nn);
+    optionals<std::int64_t> want_mixed(nn);
+    for (std::size_t k = 0; k < nn; ++k) {
+      bool const ck = c[k].value_or(false);
+      want_flag[k] = ck ? 1 : 0;
+      want_tier[k] = (t[k] && *t[k] > 50) ? 3 : (x[k] && *x[k] > 0.0) ? 2 : ck ? 1 : 0;
+      if (ck) {
+        if (t[k]) { want_mixed[k] = *t[k]; }
+      } else {
+        want_mixed[k] = u[k];
+      }
+    }
+    check_rows(rows(g["flag"_c]), want_flag);
+    check_rows(rows(g["tier"_c]), want_tier);
+    check_rows(rows(g["mixed"_c]), want_mixed);
+    // The same inside a count_if, fused.
+    std::int64_t want_count = 0;
+    for (auto const& v : want_tier) { want_count += *v >= 2 ? 1 : 0; }
+    CHECK((f | colx::count_if(colx::case_when("t"_c > 50, 3, "x"_c > 0.0, 2, 0) >= 2)) == want_count);
   }
 }
 

@@ -4,6 +4,7 @@
 // an equality under which groups form (NaN equals NaN, -0.0 equals 0.0, as pandas and SQL group
 // them), and an order-preserving unsigned encoding for radix sort.
 #include <colx/core/config.hpp>
+#include <colx/core/integer_values.hpp>
 #include <colx/types/chrono.hpp>
 #include <colx/types/decimal.hpp>
 #include <colx/types/string_view.hpp>
@@ -80,6 +81,12 @@ template <class T>
   } else {
     return a == b;
   }
+}
+// Join keys of two integer types (int32 against int64, uint32 against int32) compare by value.
+template <class A, class B>
+  requires(!std::is_same_v<A, B> && plain_integer<A> && plain_integer<B>)
+[[nodiscard]] constexpr COLX_HOST_DEVICE bool values_equal(A a, B b) noexcept {
+  return equal_by_value(a, b);
 }
 template <class M, class N>
 [[nodiscard]] constexpr COLX_HOST_DEVICE bool keys_equal(M const& a, N const& b) noexcept {

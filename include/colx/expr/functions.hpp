@@ -144,6 +144,22 @@ template <class C, class T, class E>
   auto z = expr::as_expression(e);
   return expr::if_else_node<decltype(x), decltype(y), decltype(z)>(x, y, z);
 }
+// case_when(c1, v1, c2, v2, ..., otherwise): SQL's CASE WHEN c1 THEN v1 WHEN c2 THEN v2 ... ELSE
+// otherwise END. A condition that is null is not true: the next branch is taken (if_else would
+// give null).
+template <class C, class T, class E>
+  requires(expr::expression<C> || expr::expression<T> || expr::expression<E>)
+[[nodiscard]] constexpr auto case_when(C const& c, T const& t, E const& e) {
+  auto x = expr::as_expression(c);
+  auto y = expr::as_expression(t);
+  auto z = expr::as_expression(e);
+  return expr::if_else_node<decltype(x), decltype(y), decltype(z), true>(x, y, z);
+}
+template <class C, class T, class... More>
+  requires(sizeof...(More) >= 3 && sizeof...(More) % 2 == 1)
+[[nodiscard]] constexpr auto case_when(C const& c, T const& t, More const&... more) {
+  return case_when(c, t, case_when(more...));
+}
 // where(c, t, e) is if_else under NumPy's name.
 template <class C, class T, class E>
   requires(expr::expression<C> || expr::expression<T> || expr::expression<E>)

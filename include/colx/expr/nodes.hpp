@@ -11,7 +11,7 @@
 
 namespace colx::expr {
 
-// op(a): null when a is null.
+// op(a): null when a is null, or when the op says so (a float cast to an integer it is out of).
 template <class Op, class A>
 struct unary : node<unary<Op, A>> {
   A a;
@@ -19,7 +19,14 @@ struct unary : node<unary<Op, A>> {
   template <class Inputs>
   [[nodiscard]] COLX_HOST_DEVICE auto operator()(Inputs const& in, size_type i) const {
     auto const x = a(in, i);
-    return make_maybe<decltype(x)::nullable>(Op::apply(x.value), x.valid);
+    if constexpr (requires { Op::produces_nulls; }) {
+      constexpr bool nullable = decltype(x)::nullable || Op::template nulls_for<typename decltype(x)::value_type>;
+      bool ok = true;
+      auto const value = Op::apply(x.value, ok);
+      return make_maybe<nullable>(value, x.valid && ok);
+    } else {
+      return make_maybe<decltype(x)::nullable>(Op::apply(x.value), x.valid);
+    }
   }
   template <class F>
   [[nodiscard]] auto map(F f) const {
@@ -138,10 +145,16 @@ struct null_test : node<null_test<WantNull, A>> {
   [[nodiscard]] std::string to_string() const { return (WantNull ? "is_null(" : "is_valid(") + a.to_string() + ")"; }
 };
 
+// The type of a value from either branch: C++'s common type, except for integers of different
+// signedness, which get a signed type holding both (as arithmetic does; C++ would make it unsigned).
+template <class A, class B>
+using branch_type_t =
+    typename std::conditional_t<ops::detail::mixed_sign<A, B>, ops::detail::arithmetic_result_of<A, B>, std::common_type<A, B>>::type;
+
 // if_else(c, t, e): t where c is true, e where c is false, null where c is null (Arrow's
-// if_else). The branches' types combine by C++'s promotion rules.
-template <class C, class T, class E>
-struct if_else_node : node<if_else_node<C, T, E>> {
+// if_else). case_when(c, t, e), NullTakesElse: e where c is null too (SQL's CASE WHEN).
+template <class C, class T, class E, bool NullTakesElse = false>
+struct if_else_node : node<if_else_node<C, T, E, NullTakesElse>> {
   C c;
   T t;
   E e;
@@ -151,18 +164,21 @@ struct if_else_node : node<if_else_node<C, T, E>> {
     auto const cond = c(in, i);
     auto const x = t(in, i);
     auto const y = e(in, i);
-    using R = std::common_type_t<typename decltype(x)::value_type, typename decltype(y)::value_type>;
-    constexpr bool nullable = decltype(cond)::nullable || decltype(x)::nullable || decltype(y)::nullable;
-    bool const pick = static_cast<bool>(cond.value);
+    using R = branch_type_t<typename decltype(x)::value_type, typename decltype(y)::value_type>;
+    // case_when: a null condition is not true, so the else branch (SQL's CASE WHEN).
+    constexpr bool null_result = NullTakesElse ? false : decltype(cond)::nullable;
+    constexpr bool nullable = null_result || decltype(x)::nullable || decltype(y)::nullable;
+    bool const pick = static_cast<bool>(cond.valid) && static_cast<bool>(cond.value);
     return make_maybe<nullable>(pick ? static_cast<R>(x.value) : static_cast<R>(y.value),
-                                cond.valid && (pick ? x.valid : y.valid));
+                                (NullTakesElse || cond.valid) && (pick ? x.valid : y.valid));
   }
   template <class F>
   [[nodiscard]] auto map(F f) const {
-    return if_else_node<decltype(f(c)), decltype(f(t)), decltype(f(e))>(f(c), f(t), f(e));
+    return if_else_node<decltype(f(c)), decltype(f(t)), decltype(f(e)), NullTakesElse>(f(c), f(t), f(e));
   }
   [[nodiscard]] std::string to_string() const {
-    return "if_else(" + c.to_string() + ", " + t.to_string() + ", " + e.to_string() + ")";
+    return std::string(NullTakesElse ? "case_when(" : "if_else(") + c.to_string() + ", " + t.to_string() + ", " +
+           e.to_string() + ")";
   }
 };
 

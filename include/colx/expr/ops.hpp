@@ -4,6 +4,7 @@
 // a valid input null (integer division by zero): it then has `produces_nulls` and reports through
 // its `valid` out-parameter.
 #include <colx/core/config.hpp>
+#include <colx/core/integer_values.hpp>
 #include <colx/types/chrono.hpp>
 #include <colx/types/string_view.hpp>
 
@@ -32,11 +33,10 @@ template <class R>
 constexpr COLX_HOST_DEVICE R signed_min() {
   return static_cast<R>(static_cast<std::make_unsigned_t<R>>(1) << (sizeof(R) * 8 - 1));
 }
-// Integers of different signedness: C++ would convert the signed one to unsigned (uint32 + int32
-// is uint32, and -1 > 0u), which SQL, Arrow, cuDF and pandas users read as wrong.
-template <class A, class B>
-inline constexpr bool mixed_sign = std::is_integral_v<A> && std::is_integral_v<B> && !std::is_same_v<A, bool> &&
-                                   !std::is_same_v<B, bool> && (std::is_signed_v<A> != std::is_signed_v<B>);
+// Integers of different signedness (core/integer_values.hpp): C++ would convert the signed one to
+// unsigned (uint32 + int32 is uint32, and -1 > 0u), which SQL, Arrow, cuDF and pandas users read
+// as wrong.
+using colx::mixed_sign;
 template <std::size_t Bytes>
 using signed_of_size = std::conditional_t<Bytes <= 4, int, std::int64_t>;
 // The arithmetic result of A and B: C++'s usual one, except for integers of different
@@ -62,11 +62,7 @@ using arithmetic_result = typename arithmetic_result_of<A, B>::type;
 template <class A, class B>
 constexpr COLX_HOST_DEVICE bool value_equal(A a, B b) {
   if constexpr (mixed_sign<A, B>) {
-    if constexpr (std::is_signed_v<A>) {
-      return a >= 0 && static_cast<std::make_unsigned_t<A>>(a) == b;
-    } else {
-      return b >= 0 && a == static_cast<std::make_unsigned_t<B>>(b);
-    }
+    return equal_by_value(a, b);
   } else if constexpr (std::is_arithmetic_v<A> && std::is_arithmetic_v<B>) {
     using R = arithmetic_result<A, B>;
     return static_cast<R>(a) == static_cast<R>(b);
@@ -77,11 +73,7 @@ constexpr COLX_HOST_DEVICE bool value_equal(A a, B b) {
 template <class A, class B>
 constexpr COLX_HOST_DEVICE bool value_less(A a, B b) {
   if constexpr (mixed_sign<A, B>) {
-    if constexpr (std::is_signed_v<A>) {
-      return a < 0 || static_cast<std::make_unsigned_t<A>>(a) < b;
-    } else {
-      return b >= 0 && a < static_cast<std::make_unsigned_t<B>>(b);
-    }
+    return less_by_value(a, b);
   } else if constexpr (std::is_arithmetic_v<A> && std::is_arithmetic_v<B>) {
     using R = arithmetic_result<A, B>;
     return static_cast<R>(a) < static_cast<R>(b);
@@ -306,9 +298,31 @@ COLX_FLOAT_FUNCTION(ceil, ceil)
 COLX_FLOAT_FUNCTION(round, round)
 #undef COLX_FLOAT_FUNCTION
 
+// cast<T>(a). A floating-point value cast to an integer type truncates toward zero, as C++ and
+// Arrow (round(a) first to round half away from zero); one the type cannot hold (NaN, infinity,
+// out of range) is null, where C++'s conversion is undefined and DuckDB's an error.
 template <class T>
 struct cast {
   static constexpr char const* symbol = "cast";
+  static constexpr bool produces_nulls = true;
+  template <class A>
+  static constexpr bool nulls_for = std::is_floating_point_v<A> && plain_integer<T>;
+  template <class A>
+  static constexpr COLX_HOST_DEVICE T apply(A a, bool& valid) {
+    if constexpr (nulls_for<A>) {
+      // |truncated a| < 2^digits: exact bounds as doubles (2^63 for int64, 2^64 for uint64).
+      constexpr double bound = static_cast<double>(T{1} << (std::numeric_limits<T>::digits - 1)) * 2.0;
+      constexpr double lowest = std::is_signed_v<T> ? -bound : 0.0;
+      double const t = static_cast<double>(a) < 0 ? std::ceil(static_cast<double>(a)) : std::floor(static_cast<double>(a));
+      if (!(t >= lowest && t < bound)) {  // NaN fails both
+        valid = false;
+        return T{};
+      }
+      return static_cast<T>(t);
+    } else {
+      return apply(a);
+    }
+  }
   template <class A>
   static constexpr COLX_HOST_DEVICE T apply(A a) {
     if constexpr (requires { a.ticks; } && std::is_arithmetic_v<T>) {

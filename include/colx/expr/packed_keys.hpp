@@ -47,15 +47,28 @@ template <class Key, class Inputs>
 COLX_HOST_DEVICE std::uint64_t append_packed_key(std::uint64_t w, Key const& key, Inputs const& in, size_type i) {
   return append_packed_value<Key, Inputs>(w, key(in, i));
 }
-// The same for a key of another side whose value type is the same, packed as `LayoutKey` (of
-// `LayoutInputs`) packs its own: with a null bit exactly when that key can be null. A null value
-// where that key cannot be null can match nothing: `ok` becomes false.
+// The same for a key of another side, packed as `LayoutKey` (of `LayoutInputs`) packs its own:
+// with a null bit exactly when that key can be null. A value that key cannot hold (a null where it
+// cannot be null; an integer of another type out of its range) can match nothing: `ok` becomes false.
 template <class LayoutKey, class LayoutInputs, class Key, class Inputs>
 COLX_HOST_DEVICE std::uint64_t append_packed_key_as(std::uint64_t w, Key const& key, Inputs const& in, size_type i, bool& ok) {
   using layout = expr::result_t<LayoutKey, LayoutInputs>;
+  using T = typename layout::value_type;
   constexpr int bits = packed_key_bits_v<LayoutKey, LayoutInputs>;
   auto const m = key(in, i);
-  std::uint64_t v = m.valid ? radix_encoding<typename layout::value_type>::encode(m.value) : 0;
+  std::uint64_t v = 0;
+  if (m.valid) {
+    using V = std::remove_cvref_t<decltype(m.value)>;
+    if constexpr (std::is_same_v<V, T>) {
+      v = radix_encoding<T>::encode(m.value);
+    } else if constexpr (plain_integer<V> && plain_integer<T>) {  // integers of another type, by value
+      if (fits_in<T>(m.value)) {
+        v = radix_encoding<T>::encode(static_cast<T>(m.value));
+      } else {
+        ok = false;
+      }
+    }
+  }
   if constexpr (layout::nullable) {
     v = (v << 1) | (m.valid ? 0u : 1u);
   } else if (!m.valid) {

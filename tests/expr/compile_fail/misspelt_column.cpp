@@ -38,7 +38,8 @@ double use(colx::frame<lineitem> const& f, colx::frame<other> const& g) {
   auto const p = colx::lazy(f) | colx::select("qty"_c) | colx::filter("price"_c > 1.0);
   return static_cast<double>(p.collect().num_rows());
 #elif defined(COLX_WRONG_JOIN_TYPES)
-  return static_cast<double>((f | colx::join(g, colx::on("qty"_c))).num_rows());  // int32 against int64
+  // A string against an int32 (int32 against int64 joins by value; so would uint32 against int32).
+  return static_cast<double>((f | colx::join(g, colx::on("name"_c), colx::on("code"_c))).num_rows());
 #elif defined(COLX_WRONG_SUM_OF_STRINGS)
   return static_cast<double>((f | colx::group_by("qty"_c) | colx::aggregate(colx::sum("name"_c).as<"total">())).num_rows());
 #elif defined(COLX_WRONG_REDUCE_NUNIQUE)
@@ -66,12 +67,13 @@ double use(colx::frame<lineitem> const& f, colx::frame<other> const& g) {
   auto const grouped =
       f | colx::group_by("qty"_c) | colx::aggregate(colx::sum("price"_c).as<"s">(), colx::nunique("name"_c).as<"u">());
   auto const joined = f | colx::join(g | colx::select("code"_c), colx::on("qty"_c), colx::on("code"_c));
+  auto const widths = f | colx::join<colx::join_kind::full>(g, colx::on("qty"_c));  // int32 against int64
   auto const sorted = f | colx::sort_by(colx::desc("price"_c));
   auto const lazily = (colx::lazy(f) | colx::filter("price"_c > 1.0) | colx::select("qty"_c)).collect();
   double const total = (f | colx::reduce(colx::sum("price"_c * "qty"_c))).value();
   auto const rows = f["qty"_c].size() + (f | colx::with_columns(("price"_c * "qty"_c).as<"total">())).num_rows() +
                     (f | colx::filter("price"_c > 1.0)).collect().num_rows() + grouped.num_rows() + joined.num_rows() +
-                    sorted.num_rows() + lazily.num_rows() + made.size();
+                    sorted.num_rows() + lazily.num_rows() + made.size() + widths.num_rows();
   return total + static_cast<double>(rows);
 #endif
 }

@@ -2,6 +2,8 @@
 #pragma once
 // A join's output schema, as pandas' merge: the left's columns, then the right's, a key named
 // alike on both sides kept once, and suffixes on other clashing names (see frame/join.hpp).
+#include <colx/core/integer_values.hpp>
+#include <colx/expr/ops.hpp>
 #include <colx/frame/join/options.hpp>
 #include <colx/types/schema.hpp>
 
@@ -15,15 +17,38 @@ namespace colx::detail {
 template <class Field, bool MakeNullable>
 using maybe_nullable_field = field<Field::name, typename Field::type, (MakeNullable || Field::is_nullable) ? nullable : not_null>;
 
+// Keys of two types join by value when they are the same type, or integers of any widths and
+// signedness that one integer type holds (int32 with int64, uint32 with int32: as DuckDB, not as
+// C++, where -1 == 4294967295u). uint64 with a signed key has no such type.
+template <class A, class B>
+inline constexpr bool keys_join_by_value =
+    std::is_same_v<A, B> || (plain_integer<A> && plain_integer<B> &&
+                             !(mixed_sign<A, B> && (std::is_unsigned_v<A> ? sizeof(A) : sizeof(B)) == 8));
+
+// The type of a key written from either side (right and full joins write a shared key from the
+// build row where no probe row matched): one holding both sides' values.
+template <class A, class B>
+struct key_union {
+  using type = A;
+};
+template <class A, class B>
+  requires(!std::is_same_v<A, B> && plain_integer<A> && plain_integer<B>)
+struct key_union<A, B> {
+  using type = std::conditional_t<mixed_sign<A, B>, expr::ops::detail::arithmetic_result<A, B>,
+                                  std::conditional_t<(sizeof(A) >= sizeof(B)), A, B>>;
+};
+
 // Both sides' key columns agree in number and, pair by pair, in type (join_rows checks only this).
 template <class ProbeSchema, class BuildSchema, class LeftKeys, class RightKeys>
 struct join_key_check;
 template <class... P, class... B, class... L, class... R>
 struct join_key_check<schema<P...>, schema<B...>, join_keys<L...>, join_keys<R...>> {
   static_assert(sizeof...(L) == sizeof...(R), "colx::join: both sides need the same number of key columns");
-  static_assert((std::is_same_v<typename field_of<schema<P...>, L>::type::type, typename field_of<schema<B...>, R>::type::type> && ...),
-                "colx::join: a left key and its right key have different types; the context shows both schemas "
-                "and the key columns");
+  static_assert((keys_join_by_value<typename field_of<schema<P...>, L>::type::type, typename field_of<schema<B...>, R>::type::type> && ...),
+                "colx::join: a left key and its right key have types that do not compare by value (integers of "
+                "any widths join, but a uint64 key only with an unsigned one; other types must match); cast one "
+                "side first, e.g. with_columns(cast<std::int64_t>(\"k\"_c).as<\"k\">()); the context shows both "
+                "schemas and the key columns");
   static constexpr bool ok = true;
 };
 
@@ -88,6 +113,9 @@ struct join_layout<How, schema<P...>, schema<B...>, join_keys<L...>, join_keys<R
   template <class F>
   static constexpr bool build_clashes = ((P::name.view() == F::name.view()) || ...);
 
+  // A shared key written from either side: a type that holds both sides' values.
+  template <class F>
+  struct shared_key_type : key_union<typename F::type, typename build_at<build_schema::template index_of<F>>::type> {};
   template <class F>
   struct probe_field {
     // A shared key in a right or full join: the probe key, or where there is no probe row the
@@ -100,9 +128,11 @@ struct join_layout<How, schema<P...>, schema<B...>, join_keys<L...>, join_keys<R
         return F::is_nullable || coalesces;
       }
     }();
-    using base = field<F::name, typename F::type, may_be_null ? nullable : not_null>;
+    using value_type =
+        typename std::conditional_t<coalesces && shared_key<F>, shared_key_type<F>, std::type_identity<typename F::type>>::type;
+    using base = field<F::name, value_type, may_be_null ? nullable : not_null>;
     using type = std::conditional_t<probe_clashes<F>,
-                                    field<F::name + Suffixes::left, typename F::type, may_be_null ? nullable : not_null>, base>;
+                                    field<F::name + Suffixes::left, value_type, may_be_null ? nullable : not_null>, base>;
   };
   template <class F>
   struct build_field {

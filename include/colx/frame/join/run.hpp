@@ -56,6 +56,13 @@ auto join_frames(ProbeFrame const& left, Pred const& unbound_pred, Build const& 
     std::size_t k = 0;
     for (auto const& t : p) { out[k++] = t; }
     ((out[k++] = b[I]), ...);
+    // A shared key of two integer types is written in one holding both (join/layout.hpp).
+    [&]<std::size_t... C>(std::index_sequence<C...>) {
+      ((out[C] = std::is_same_v<typename out_schema::template field_at<C>::type, typename probe_schema::template field_at<C>::type>
+                     ? out[C]
+                     : data_type_of<typename out_schema::template field_at<C>::type>()),
+       ...);
+    }(std::make_index_sequence<probe_schema::size>{});
     return out;
   }(typename layout::kept_build{});
   std::array<bool, out_schema::size> masked{};
