@@ -556,3 +556,24 @@ TEST_CASE("reduce: floating-point results repeat bit for bit", "[expr][reduce]")
     CHECK(std::get<0>(first).value() == within(static_cast<double>(ref.sum), ref.sum_tolerance()));
   }
 }
+
+// Found by the DuckDB differential harness: the variance of values that include an infinity is
+// NaN (inf - inf), as in DuckDB and NumPy; colx's group-by clamped it to 0.
+TEST_CASE("reduce and group-by: var and std of values with an infinity are NaN", "[expr][reduce]") {
+  using S = colx::schema<colx::field<"k", std::int32_t, colx::not_null>, colx::field<"x", double>>;
+  double const inf = std::numeric_limits<double>::infinity();
+  colx::frame<S> const f(column_of(std::vector<std::int32_t>{0, 0, 1, 1, 1, 2}),
+                         column_of(optionals<double>{{1.0}, {inf}, {2.0}, {4.0}, std::nullopt, {-inf}}));
+  auto const [v, s] = f | colx::reduce(colx::var("x"_c), colx::std("x"_c));
+  CHECK(std::isnan(v.value()));
+  CHECK(std::isnan(s.value()));
+  auto const g = f | colx::group_by(colx::group_by_options{.sorted = true}, "k"_c) |
+                 colx::aggregate(colx::var("x"_c).as<"v">(), colx::std("x"_c).as<"s">());
+  auto const var = colx::to_optional_vector(g["v"_c].view());
+  auto const sd = colx::to_optional_vector(g["s"_c].view());
+  REQUIRE(var.size() == 3);
+  CHECK((var[0] && std::isnan(*var[0])));
+  CHECK(var[1] == std::optional<double>(2.0));  // 2 and 4
+  CHECK_FALSE(var[2].has_value());              // one value: no sample variance
+  CHECK((sd[0] && std::isnan(*sd[0])));
+}

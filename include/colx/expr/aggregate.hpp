@@ -143,7 +143,8 @@ struct moment {
       return {mean, n > 0};
     } else {
       if (n < 2) { return {0.0, false}; }
-      double const var = (m2 > 0 ? m2 : 0.0) / static_cast<double>(n - 1);
+      // Rounding can leave m2 a hair below zero; NaN (an infinite value) must stay NaN.
+      double const var = (m2 < 0 ? 0.0 : m2) / static_cast<double>(n - 1);
       return {Statistic == 1 ? var : std::sqrt(var), true};
     }
   }
