@@ -31,11 +31,13 @@ void derive_arith(case_context& c) {
                  select("id"_c, "a"_c, "m"_c, "df"_c, "q"_c, "r"_c, "x"_c, "g"_c);
   c.description = "t | with_columns(i32 + i64, i16 * i8, u32 - i32, i32 / i16, i32 % " + std::to_string(k) +
                   ", f64 * 2.5 + f32, u32 > i32)";
-  // Integer division truncates toward zero and is null for a zero divisor (DuckDB's // too);
+  // Integer division truncates toward zero and is null for a zero divisor; the one overflowing
+  // quotient (INT32_MIN / -1) wraps, where DuckDB raises;
   // i16 * i8 is an int, as C++ promotes (DuckDB would keep SMALLINT and overflow).
   emit(c, r,
        "SELECT id, i32 + i64 AS a, CAST(i16 AS INTEGER) * i8 AS m, u32 - i32 AS df, "
-       "CASE WHEN i16 = 0 THEN NULL ELSE CAST(trunc(i32::DOUBLE / i16) AS INTEGER) END AS q, i32 % " +
+       "CASE WHEN i16 = 0 THEN NULL WHEN i32 = -2147483648 AND i16 = -1 THEN i32 "
+       "ELSE CAST(trunc(i32::DOUBLE / i16) AS INTEGER) END AS q, i32 % " +
            std::to_string(k) + " AS r, f64 * 2.5 + f32 AS x, u32 > i32 AS g FROM t",
        false);
 }
