@@ -4,6 +4,7 @@
 // and never move once exposed or read outside a lock. The host build spills host memory to
 // another host resource, with the same rules the CUDA build applies to device memory.
 #include "support/backend.hpp"
+#include "support/spilling.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -17,6 +18,7 @@ namespace {
 
 using colx::column;
 using colx::spill_manager;
+using colx::test::spilling;
 
 void set_current(colx::memory_kind kind, colx::resource_ref r) {
   if (kind == colx::memory_kind::host) {
@@ -41,35 +43,6 @@ class current_resource_guard {
 
  private:
   colx::resource_ref _previous;
-};
-
-// Spilling on for the test's lifetime: the backend's memory spills (to a host resource of the
-// test's own in a host build, to pinned memory in a CUDA build); everything is put back after.
-class spilling {
- public:
-  explicit spilling(std::optional<std::size_t> soft_limit = std::nullopt, bool on_demand = true) {
-    auto& m = spill_manager::get();
-    m.set_statistics_level(1);
-    m.reset_statistics();
-    m.set_device_limit(soft_limit);
-    m.set_on_demand(on_demand);
-    m.set_spill_target(colx::test::backend_kind(), colx::test::on_device() ? std::nullopt
-                                                                   : std::optional<colx::resource_ref>(_away));
-    m.set_enabled(true);
-  }
-  spilling(spilling const&) = delete;
-  spilling& operator=(spilling const&) = delete;
-  ~spilling() {
-    auto& m = spill_manager::get();
-    m.set_enabled(false);
-    m.set_device_limit(std::nullopt);
-    m.set_spill_target(colx::memory_kind::device, std::nullopt);  // also removes the on-demand hook
-    m.set_statistics_level(0);
-  }
-
- private:
-  // Host build: where spilled memory goes, outside any limit a test puts on the current resource.
-  colx::statistics_adaptor _away{colx::detail::default_host_resource()};
 };
 
 constexpr std::size_t rows = 1 << 16;  // 512 KiB of int64
