@@ -53,6 +53,8 @@ class own_stream {
   colx::stream_ref::value_type _stream = nullptr;
 };
 
+// Printing reads on the default stream, which does not wait for a non-blocking stream's work:
+// the caller synchronises its stream first (done in pipeline()).
 template <class Frame>
 std::string text(Frame const& r) {
   std::ostringstream out;
@@ -62,6 +64,10 @@ std::string text(Frame const& r) {
 
 // Pipeline `which` over the shared inputs, on `stream`, as text to compare.
 std::string pipeline(int which, colx::frame<S> const& f, colx::frame<G> const& g, colx::stream_ref stream) {
+  auto const done = [&](auto const& r) {
+    stream.synchronize();
+    return text(r);
+  };
   switch (which % 5) {
     case 0: {
       auto const kept = colx::run(f, colx::filter("x"_c > 0.0), stream);
@@ -72,17 +78,17 @@ std::string pipeline(int which, colx::frame<S> const& f, colx::frame<G> const& g
       return out.str();
     }
     case 1:
-      return text(colx::run(f | colx::group_by(colx::group_by_options{.sorted = true}, "k"_c),
+      return done(colx::run(f | colx::group_by(colx::group_by_options{.sorted = true}, "k"_c),
                             colx::aggregate(colx::sum("x"_c).as<"sx">(), colx::nunique("s"_c).as<"u">(), colx::count().as<"n">()),
                             stream));
-    case 2: return text(colx::run(f, colx::sort_by(colx::desc("s"_c), "x"_c, "k"_c), stream));
-    case 3: return text(colx::run(colx::run(f, colx::join(g, colx::on("k"_c)), stream), colx::sort_by("k"_c, "x"_c, "w"_c), stream));
+    case 2: return done(colx::run(f, colx::sort_by(colx::desc("s"_c), "x"_c, "k"_c), stream));
+    case 3: return done(colx::run(colx::run(f, colx::join(g, colx::on("k"_c)), stream), colx::sort_by("k"_c, "x"_c, "w"_c), stream));
     default: {
       // A shallow copy written through: under copy-on-write only the copy changes.
       auto mine = f;
       auto x = mine["x"_c];
       x.set_element(0, 12345.0, stream);
-      return text(colx::run(colx::frame<S>(mine["k"_c], mine["s"_c], x), colx::filter("x"_c > 100.0), stream).collect(stream));
+      return done(colx::run(colx::frame<S>(mine["k"_c], mine["s"_c], x), colx::filter("x"_c > 100.0), stream).collect(stream));
     }
   }
 }

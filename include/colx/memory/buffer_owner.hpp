@@ -86,6 +86,11 @@ class buffer_owner {
     if (!spilled()) { return false; }
     buffer back(_memory.data(), _memory.kind(), _size, stream, home);
     stream.synchronize();  // the host copy is freed next
+    // The memory keeps the stream it had, not the accessor's: a shared buffer brought back by one
+    // thread on its own stream was later spilled, or freed, on that stream after the thread had
+    // destroyed it (wrong results and a destroyed context with eight threads spilling at once).
+    // The copy is complete, so any stream may order what comes next.
+    back.set_stream(_memory.stream());
     _memory = std::move(back);
     _spilled.store(false, std::memory_order_release);
     return true;
