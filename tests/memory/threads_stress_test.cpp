@@ -201,8 +201,9 @@ TEST_CASE("threads: eight threads with their own streams share inputs and get th
 }
 
 // [!mayfail]: on the CUDA backend this case found a bug that is still open (issue 15): eight
-// streams spilling and bringing back device memory at once gave wrong sort and join results and a
-// cudaErrorContextIsDestroyed on the H100 (2026-11-24). The host backend passes, under TSan too.
+// streams spilling and bringing back device memory at once give wrong sort and join values on the
+// H100 (2026-11-24; the destroyed context it also gave came from unspilled memory adopting a
+// thread's stream, fixed in buffer_owner::unspill). The host backend passes, under TSan too.
 // Catch2 still reports each failure; the tag keeps the rest of the CUDA suite's result readable.
 TEST_CASE("threads: the same under spilling, frames twice the memory limit", "[memory][!mayfail]") {
   threads_stress(true);
