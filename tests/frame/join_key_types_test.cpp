@@ -5,6 +5,7 @@
 // hashed path). Every kind's pairs against a nested loop comparing values as std::cmp_equal does;
 // right and full joins write the shared key in a type holding both sides' values.
 #include "support/columns.hpp"
+#include "support/rows.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -24,6 +25,7 @@ namespace {
 using colx::join_kind;
 using colx::size_type;
 using colx::test::optionals;
+using colx::test::sorted_pairs_of;
 using pairs = std::vector<std::pair<size_type, size_type>>;
 
 template <class T>
@@ -48,14 +50,6 @@ colx::test::strings random_tags(std::size_t n, std::mt19937_64& rng) {
   return out;
 }
 
-pairs sorted_pairs_of(std::pair<colx::uvector<size_type>, colx::uvector<size_type>>&& p) {
-  auto const left = colx::to_vector(colx::column<size_type>(std::move(p.first)).view());
-  auto const right = colx::to_vector(colx::column<size_type>(std::move(p.second)).view());
-  pairs out;
-  for (std::size_t k = 0; k < left.size(); ++k) { out.emplace_back(left[k], right[k]); }
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 // The pairs a join of kind `how` gives, by a nested loop (nulls match nothing).
 template <class Match>

@@ -99,16 +99,7 @@ using colx::test::read;
 
 using colx::test::sorted_rows_of;
 
-// join_rows' pairs on the host, sorted.
-std::vector<std::pair<size_type, size_type>> sorted_pairs_of(std::pair<colx::uvector<size_type>, colx::uvector<size_type>>&& p) {
-  REQUIRE(p.first.size() == p.second.size());
-  auto const left = colx::to_vector(colx::column<size_type>(std::move(p.first)).view());
-  auto const right = colx::to_vector(colx::column<size_type>(std::move(p.second)).view());
-  std::vector<std::pair<size_type, size_type>> out;
-  for (std::size_t k = 0; k < left.size(); ++k) { out.emplace_back(left[k], right[k]); }
-  std::sort(out.begin(), out.end());
-  return out;
-}
+using colx::test::sorted_pairs_of;
 
 // Probe rows come in probe order (id never decreases), then the build rows no probe row matched
 // (right and full joins: id null).

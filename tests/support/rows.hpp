@@ -5,6 +5,8 @@
 // order is unspecified: joins, unsorted group-bys).
 #include <colx/colx.hpp>
 
+#include <catch2/catch.hpp>
+
 #include <algorithm>
 #include <tuple>
 #include <type_traits>
@@ -32,6 +34,17 @@ auto sorted_rows_of(Frame const& f) {
     std::sort(out.begin(), out.end());
     return out;
   }(std::make_index_sequence<Frame::schema_type::size>{});
+}
+
+// join_rows' pairs on the host, sorted.
+inline std::vector<std::pair<size_type, size_type>> sorted_pairs_of(std::pair<uvector<size_type>, uvector<size_type>>&& p) {
+  REQUIRE(p.first.size() == p.second.size());
+  auto const left = to_vector(column<size_type>(std::move(p.first)).view());
+  auto const right = to_vector(column<size_type>(std::move(p.second)).view());
+  std::vector<std::pair<size_type, size_type>> out;
+  for (std::size_t k = 0; k < left.size(); ++k) { out.emplace_back(left[k], right[k]); }
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace colx::test
