@@ -332,7 +332,7 @@ TEST_CASE("adaptors: failure_callback_adaptor rethrows when the callback gives u
     CHECK(calls == 4);
   }
   SECTION("no callback at all") {
-    colx::failure_callback_adaptor on_failure(limited, {});
+    colx::failure_callback_adaptor on_failure(limited, colx::failure_callback_adaptor::callback{});
     CHECK_THROWS_AS(on_failure.allocate_async(200, alignment, colx::stream_ref{}), colx::out_of_memory);
     void* p = on_failure.allocate_async(100, alignment, colx::stream_ref{});
     on_failure.deallocate_async(p, 100, alignment, colx::stream_ref{});

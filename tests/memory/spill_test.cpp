@@ -8,8 +8,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <optional>
+#include <thread>
 #include <vector>
 
 using namespace colx::literals;
@@ -180,5 +183,46 @@ TEST_CASE("spilling: live frames twice the memory limit complete with the result
     auto const count = live.front() | colx::reduce(colx::count_valid("v"_c));
     CHECK(count.value() == static_cast<std::int64_t>(rows - (rows + 96) / 97));
     live.clear();
+  }
+}
+
+// An allocation that fails while everything spillable is locked by work in flight elsewhere waits
+// for that work and then succeeds; one that only this thread's own open lock stands in the way of
+// fails at once, since waiting for itself would never end.
+TEST_CASE("spilling: an allocation waits for buffers other threads hold, not for its own", "[spill]") {
+  colx::resource_ref const upstream = colx::get_current_resource(colx::test::backend_kind());
+  colx::limiting_adaptor small(upstream, 2 * column_bytes + column_bytes / 2);
+  current_resource_guard const limited(small);
+  spilling const on;
+  column<std::int64_t> a = iota_column(0);
+  column<std::int64_t> b = iota_column(1000);
+
+  SECTION("held by another thread: waits, then spills it") {
+    std::atomic<bool> holding{false};
+    std::thread other([&] {
+      colx::spill_lock_scope const lock;
+      (void)a.data();
+      (void)b.data();
+      holding = true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    });
+    while (!holding) { std::this_thread::yield(); }
+    auto const start = std::chrono::steady_clock::now();
+    column<std::int64_t> c = iota_column(2000);  // does not fit beside a and b until one moves
+    auto const waited = std::chrono::steady_clock::now() - start;
+    other.join();
+    CHECK(waited >= std::chrono::milliseconds(50));
+    CHECK((a.untyped().data().is_spilled() || b.untyped().data().is_spilled()));
+    CHECK(first_and_last(c) == 2000 + 2000 + static_cast<std::int64_t>(rows) - 1);
+    CHECK(first_and_last(a) == static_cast<std::int64_t>(rows) - 1);
+  }
+  SECTION("held by this thread's own lock: out of memory at once") {
+    colx::spill_lock_scope const lock;
+    (void)a.data();
+    (void)b.data();
+    auto const start = std::chrono::steady_clock::now();
+    CHECK_THROWS_AS(iota_column(2000), colx::out_of_memory);
+    CHECK(std::chrono::steady_clock::now() - start < std::chrono::milliseconds(500));
+    CHECK_FALSE(a.untyped().data().is_spilled());
   }
 }

@@ -124,8 +124,9 @@ static void threads_stress(bool spill) {
   std::vector<std::string> want(5);
   for (int p = 0; p < 5; ++p) { want[p] = pipeline(p, f, g, colx::stream_ref{}); }
 
-  // own_frames: each thread builds eight frames of its own (the same values), so that the frames
-  // live at once outgrow a memory limit while each pipeline holds only one of them.
+  // own_frames: each thread builds frames of its own (the same values), so that the frames live
+  // at once outgrow a memory limit while each pipeline holds only one of them.
+  constexpr int own_frame_count = 16;
   auto const run_all = [&](bool own_frames) {
     std::vector<std::vector<std::string>> got(threads);
     std::vector<std::string> errors(threads);
@@ -136,10 +137,16 @@ static void threads_stress(bool spill) {
         try {
           own_stream const stream;
           std::vector<colx::frame<S>> mine;
-          for (int c = 0; own_frames && c < 8; ++c) { mine.emplace_back(column_of(k), strings_of(s), column_of(x)); }
+          // Built on the thread's stream: a non-blocking stream does not wait for the default
+          // stream, so frames built there could be read before their copies had landed.
+          auto const mr = backend_resource();
+          for (int c = 0; own_frames && c < own_frame_count; ++c) {
+            mine.emplace_back(colx::make_column(k, stream.ref(), mr), colx::make_strings_column(s, colx::type_id::int32, stream.ref(), mr),
+                              colx::make_column(x, stream.ref(), mr));
+          }
           for (int r = 0; r < rounds; ++r) {
             for (int p = 0; p < 5; ++p) {
-              auto const& input = own_frames ? mine[static_cast<std::size_t>((r * 5 + p) % 8)] : f;
+              auto const& input = own_frames ? mine[static_cast<std::size_t>((r * 5 + p) % own_frame_count)] : f;
               got[t].push_back(pipeline(t + p, input, g, stream.ref()));
             }
           }
@@ -166,10 +173,13 @@ static void threads_stress(bool spill) {
   if (!spill) {
     run_all(false);
   } else {
-    // A frame is about 1.3 MB: the threads' 64 frames are about 84 MB under a limit of 48 MB, which
-    // eight pipelines at once (a frame and its intermediates each, locked while they run) fit.
+    // A frame is 1.2 MB; the join-then-sort pipeline's intermediates peak at 8.4 MB (host, measured
+    // with a statistics_adaptor), the others' at 2 to 3 MB. Eight of the heaviest at once, with
+    // their frames, locked while they run, need 77 MB: the limit of 96 MB lets any mix run, and
+    // the threads' 128 frames (154 MB) outgrow it, so they spill. (At 48 MB eight threads sometimes
+    // all held their locked working sets at once and one ran out of memory, rightly.)
     colx::resource_ref const upstream = colx::get_current_resource(backend_kind());
-    colx::limiting_adaptor limited(upstream, std::size_t{48} << 20);
+    colx::limiting_adaptor limited(upstream, std::size_t{96} << 20);
     colx::resource_ref const previous = upstream;
     auto const set = [&](colx::resource_ref r) {
 #if COLX_HAS_CUDA
@@ -200,11 +210,11 @@ TEST_CASE("threads: eight threads with their own streams share inputs and get th
   threads_stress(false);
 }
 
-// [!mayfail]: on the CUDA backend this case found a bug that is still open (issue 15): eight
-// streams spilling and bringing back device memory at once give wrong sort and join values on the
-// H100 (2026-11-24; the destroyed context it also gave came from unspilled memory adopting a
-// thread's stream, fixed in buffer_owner::unspill). The host backend passes, under TSan too.
-// Catch2 still reports each failure; the tag keeps the rest of the CUDA suite's result readable.
-TEST_CASE("threads: the same under spilling, frames twice the memory limit", "[memory][!mayfail]") {
+// On the CUDA backend this case once gave wrong sort and join values (8 of 8 runs on the H100):
+// each thread built its frames on the default stream and read them on its own non-blocking
+// stream, which does not wait for the default stream's copies. It also found a library bug:
+// memory brought back from a spill adopted the accessing thread's stream (fixed in
+// buffer_owner::unspill).
+TEST_CASE("threads: the same under spilling, frames twice the memory limit", "[memory]") {
   threads_stress(true);
 }

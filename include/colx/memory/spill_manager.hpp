@@ -20,12 +20,14 @@
 #include <colx/memory/buffer_owner.hpp>
 #include <colx/memory/current_resource.hpp>
 #include <colx/memory/failure_callback_adaptor.hpp>
+#include <colx/memory/spill_lock_scope.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <map>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace colx {
@@ -69,8 +71,6 @@ struct spill_statistics {
     return out.str();
   }
 };
-
-class spill_lock_scope;
 
 class spill_manager {
  public:
@@ -174,28 +174,7 @@ class spill_manager {
 
   // Spills least recently used buffers until at least `bytes` were moved or none is left that
   // may move. Returns the bytes moved.
-  std::size_t spill(std::size_t bytes) {
-    std::vector<std::shared_ptr<buffer_owner>> candidates = spill_candidates();
-    std::sort(candidates.begin(), candidates.end(), [](auto const& a, auto const& b) { return a->last_use() < b->last_use(); });
-    std::size_t moved = 0;
-    resource_ref const target = spill_target();
-    for (auto const& owner : candidates) {
-      if (moved >= bytes && bytes != 0) { break; }
-      if (owner->pins()->load() != 0) { continue; }  // before try_lock: this thread may hold its mutex
-      std::unique_lock lock(owner->mutex(), std::try_to_lock);
-      if (!lock.owns_lock() || owner->pins()->load() != 0 || !owner->spillable() || owner->spilled()) { continue; }
-      auto const start = std::chrono::steady_clock::now();
-      try {
-        if (owner->spill_to(target)) {
-          moved += owner->size();
-          count(_stats.to_host, owner->size(), start);
-        }
-      } catch (std::bad_alloc const&) {
-        break;  // the spill target is full too: report what moved, let the caller decide
-      }
-    }
-    return moved;
-  }
+  std::size_t spill(std::size_t bytes) { return spill_pass(bytes).moved; }
 
   // Spillable bytes now in home memory, and now spilled.
   [[nodiscard]] std::size_t resident_bytes() const { return tracked_bytes(false); }
@@ -230,6 +209,28 @@ class spill_manager {
     }
     return live;
   }
+
+  struct spill_result {
+    std::size_t moved = 0;
+    std::size_t busy = 0;  // bytes that could not move now but will once work in flight is done
+  };
+  spill_result spill_pass(std::size_t bytes);
+
+  // The on-demand hook: spill; when nothing could move because everything spillable is locked by
+  // work in flight (other threads', or work this thread queued on a stream that has not got there
+  // yet), wait for some of it to finish and have the allocation tried again, a bounded number of
+  // times: other threads' pipelines also free their intermediates as they end. Buffers held by
+  // this thread's open scopes are not waited for; they cannot move until it goes on.
+  bool spill_or_wait(std::size_t bytes, int failures_before) {
+    if (!enabled()) { return false; }
+    auto const [moved, busy] = spill_pass(bytes);
+    if (moved > 0) { return true; }
+    if (busy == 0 || failures_before >= max_waits) { return false; }
+    std::this_thread::sleep_for(std::chrono::microseconds(std::min(50 << std::min(failures_before, 6), 2000)));
+    return true;
+  }
+  // About two seconds of waiting in all before out_of_memory.
+  static constexpr int max_waits = 1000;
 
   std::size_t tracked_bytes(bool spilled) const {
     std::size_t total = 0;
@@ -272,7 +273,9 @@ class spill_manager {
     // Every hook ever installed stays, chained: memory allocated through one may outlive its
     // removal, and resources must outlive their allocations (until exit, for statics).
     _hooks = new on_demand_hook{
-        failure_callback_adaptor(upstream, [this](std::size_t bytes) { return enabled() && spill(bytes) > 0; }), _hooks};
+        failure_callback_adaptor(upstream, failure_callback_adaptor::counting_callback(
+                                                [this](std::size_t bytes, int failures_before) { return spill_or_wait(bytes, failures_before); })),
+        _hooks};
     _previous = upstream;
     set_current(_from, _hooks->adaptor);
     _installed = true;
@@ -318,53 +321,38 @@ class spill_manager {
   mutable std::mutex _stats_mutex;
 };
 
-// Keeps every spillable buffer accessed on this thread while it lives in place until the scope
-// ends and the work queued on `stream` meanwhile has finished. Scopes nest; each releases its own.
-class spill_lock_scope {
- public:
-  explicit spill_lock_scope(stream_ref stream = {}) : _stream(stream), _outer(innermost()) { innermost() = this; }
-  spill_lock_scope(spill_lock_scope const&) = delete;
-  spill_lock_scope& operator=(spill_lock_scope const&) = delete;
-  ~spill_lock_scope() {
-    innermost() = _outer;
-    if (_held.empty()) { return; }
-#if COLX_HAS_CUDA
-    // Released when the stream gets there: no wait for the device. The callback may not call
-    // CUDA, so it only counts down; it owns the counters, not the buffers.
-    auto* held = new std::vector<std::shared_ptr<std::atomic<int>>>(std::move(_held));
-    if (cudaLaunchHostFunc(_stream.value(), &release, held) == cudaSuccess) { return; }
-    (void)cudaGetLastError();
-    _stream.synchronize();
-    release(held);
-#else
-    for (auto const& pins : _held) { pins->fetch_sub(1); }
-#endif
+inline spill_manager::spill_result spill_manager::spill_pass(std::size_t bytes) {
+  std::vector<std::shared_ptr<buffer_owner>> candidates = spill_candidates();
+  std::sort(candidates.begin(), candidates.end(), [](auto const& a, auto const& b) { return a->last_use() < b->last_use(); });
+  spill_result result;
+  resource_ref const target = spill_target();
+  auto const busy = [&](buffer_owner const& owner) {
+    if (!spill_lock_scope::held_on_this_thread(owner.pins().get())) { result.busy += owner.size(); }
+  };
+  for (auto const& owner : candidates) {
+    if (result.moved >= bytes && bytes != 0) { break; }
+    if (owner->pins()->load() != 0) {  // checked before try_lock: this thread may hold its mutex
+      busy(*owner);
+      continue;
+    }
+    std::unique_lock lock(owner->mutex(), std::try_to_lock);
+    if (!lock.owns_lock() || owner->pins()->load() != 0) {
+      busy(*owner);
+      continue;
+    }
+    if (!owner->spillable() || owner->spilled()) { continue; }
+    auto const start = std::chrono::steady_clock::now();
+    try {
+      if (owner->spill_to(target)) {
+        result.moved += owner->size();
+        count(_stats.to_host, owner->size(), start);
+      }
+    } catch (std::bad_alloc const&) {
+      break;  // the spill target is full too: report what moved, let the caller decide
+    }
   }
-
-  // The innermost scope on this thread, or null.
-  [[nodiscard]] static spill_lock_scope* current() noexcept { return innermost(); }
-  void hold(std::shared_ptr<std::atomic<int>> const& pins) {
-    pins->fetch_add(1);
-    _held.push_back(pins);
-  }
-
- private:
-  static spill_lock_scope*& innermost() noexcept {
-    thread_local spill_lock_scope* scope = nullptr;
-    return scope;
-  }
-#if COLX_HAS_CUDA
-  static void CUDART_CB release(void* held) {
-    auto* pins = static_cast<std::vector<std::shared_ptr<std::atomic<int>>>*>(held);
-    for (auto const& p : *pins) { p->fetch_sub(1); }
-    delete pins;
-  }
-#endif
-
-  stream_ref _stream;
-  spill_lock_scope* _outer;
-  std::vector<std::shared_ptr<std::atomic<int>>> _held;
-};
+  return result;
+}
 
 inline void* spill_manager::access(buffer_owner& owner, stream_ref stream) {
   owner.pins()->fetch_add(1);  // the spill manager keeps its hands off while we look
