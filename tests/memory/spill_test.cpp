@@ -226,3 +226,30 @@ TEST_CASE("spilling: an allocation waits for buffers other threads hold, not for
     CHECK_FALSE(a.untyped().data().is_spilled());
   }
 }
+
+// The spill manager holds owners for a moment while it looks for victims; that must not make a
+// buffer look shared to copy-on-write, which then copied it on the writer's stream of the moment
+// (eight threads spilling at once gave wrong values on the H100 until sharing counted slices).
+TEST_CASE("spilling: the manager looking at a buffer does not make it shared for copy-on-write", "[spill]") {
+  colx::scoped_option const cow(colx::set_copy_on_write, true);
+  spilling const on;
+  column<std::int64_t> a = iota_column(0);
+  std::atomic<bool> stop{false};
+  std::thread looker([&] {
+    while (!stop) { (void)spill_manager::get().resident_bytes(); }
+  });
+  void const* const first = a.data();
+  int copies = 0;
+  int looked_shared = 0;
+  for (int i = 0; i < 20000; ++i) {
+    colx::spill_lock_scope const lock;
+    looked_shared += a.untyped().data().is_shared() ? 1 : 0;
+    copies += a.mutable_data() != first ? 1 : 0;
+  }
+  stop = true;
+  looker.join();
+  CHECK(looked_shared == 0);
+  CHECK(copies == 0);
+  column<std::int64_t> b = a;  // a real share is still one
+  CHECK(a.untyped().data().is_shared());
+}

@@ -71,10 +71,11 @@ class column {
   operator column_view<T>() const { return view(); }          // NOLINT
   operator any_column_view() const { return _column.view(); }  // NOLINT
   [[nodiscard]] column_device_view<T> device_view() const { return view().device_view(); }
-  // Not noexcept: a write may copy shared memory first (copy-on-write) or bring spilled memory
-  // back, and either may run out of memory (found by eight threads spilling at once).
-  [[nodiscard]] mutable_column_device_view<T> mutable_device_view() {
-    return {mutable_data(), mutable_null_mask(), size()};
+  // For work about to write on `stream`. Not noexcept: a write may copy shared memory first
+  // (copy-on-write) or bring spilled memory back, and either may run out of memory (found by
+  // eight threads spilling at once).
+  [[nodiscard]] mutable_column_device_view<T> mutable_device_view(stream_ref stream = {}) {
+    return {mutable_data(stream), mutable_null_mask(stream), size()};
   }
 
   [[nodiscard]] any_column const& untyped() const noexcept { return _column; }

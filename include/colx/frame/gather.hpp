@@ -90,7 +90,7 @@ frame<Schema> write_frame(size_type rows, std::array<bool, Schema::size> const& 
   return [&]<std::size_t... C>(std::index_sequence<C...>) {
     std::tuple<output_column_at<Schema, C>...> outputs(
         make_output_column<Schema, C>(rows, masked[C], types[C], widths[C], stream, mr)...);
-    size_type const written = run(tuple(std::get<C>(outputs).view()...));
+    size_type const written = run(tuple(std::get<C>(outputs).view(stream)...));
     return frame<Schema>(std::get<C>(outputs).finish(written, stream)...);
   }(std::make_index_sequence<Schema::size>{});
 }

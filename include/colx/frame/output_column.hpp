@@ -22,7 +22,7 @@ namespace colx::detail {
 template <class T>
 struct output_column {
   column<T> column_;
-  mutable_column_device_view<T> view() { return column_.mutable_device_view(); }
+  mutable_column_device_view<T> view(stream_ref stream) { return column_.mutable_device_view(stream); }
 
   output_column(size_type rows, bool nullable, data_type type, size_type /*uniform_bytes: strings only*/, stream_ref stream,
                 resource_ref mr)
@@ -52,7 +52,7 @@ struct output_column<string_view> {
   buffer mask;
   size_type uniform_bytes = -1;
   resource_ref mr;
-  strings_staging_view view() { return {lengths.data(), sources.data(), static_cast<bitmask_type*>(mask.data())}; }
+  strings_staging_view view(stream_ref) { return {lengths.data(), sources.data(), static_cast<bitmask_type*>(mask.data())}; }
 
   output_column(size_type rows, bool nullable, data_type, size_type uniform_bytes_, stream_ref stream, resource_ref mr_)
       : lengths(rows + 1, stream, mr_), sources(rows, stream, mr_),

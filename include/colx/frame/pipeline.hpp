@@ -227,7 +227,7 @@ auto with_columns_impl(Frame const& f, std::tuple<Named...> const& named, stream
   size_type const rows = f.num_rows();
   std::tuple outputs(allocate_output<typename output_field<inputs, Named, schema_type>::type::type>(
       rows, output_field<inputs, Named, schema_type>::type::is_nullable, stream, mr)...);
-  auto const views = tuple(std::get<K>(outputs).mutable_device_view()...);
+  auto const views = tuple(std::get<K>(outputs).mutable_device_view(stream)...);
   evaluate_fn<inputs, std::remove_cvref_t<decltype(views)>, typename output_field<inputs, Named, schema_type>::bound...> const fn{
       f.inputs(), tuple(expr::bind<schema_type>(std::get<K>(named).expr)...), views};
   on_backend(f.kind(), stream, [&](auto const& exec) { exec.evaluate_rows(rows, fn); });
@@ -285,7 +285,7 @@ Frame collect_impl(Frame const& f, Pred const& pred, stream_ref stream, resource
   std::tuple<output_of<schema_type, C>...> outputs(output_of<schema_type, C>{rows, f.template column_at<C>().nullable(),
                                                                              type_of(f.template column_at<C>()),
                                                                              uniform_bytes_of(f.template column_at<C>()), stream, mr}...);
-  auto const views = tuple(std::get<C>(outputs).view()...);
+  auto const views = tuple(std::get<C>(outputs).view(stream)...);
   keep_fn<inputs, std::remove_cvref_t<decltype(bound)>> const keep{f.inputs(), bound};
   using item = row_item<typename schema_type::template field_at<C>::type...>;
   load_row_fn<inputs, item> const load{f.inputs()};

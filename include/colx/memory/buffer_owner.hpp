@@ -67,6 +67,14 @@ class buffer_owner {
   void touch(std::uint64_t tick) noexcept { _last_use.store(tick, std::memory_order_relaxed); }
   [[nodiscard]] std::mutex& mutex() const noexcept { return _mutex; }
 
+  // Slices (shared_buffers) that refer to this memory. Sharing is counted here, not by the
+  // shared_ptr's use count: the spill manager holds owners for a moment while it looks for
+  // victims, and a buffer that looked shared then was copied on write (on the writer's stream
+  // of the moment), found by eight threads spilling at once.
+  void add_slice() noexcept { _slices.fetch_add(1, std::memory_order_relaxed); }
+  void drop_slice() noexcept { _slices.fetch_sub(1, std::memory_order_acq_rel); }
+  [[nodiscard]] int slices() const noexcept { return _slices.load(std::memory_order_acquire); }
+
   // The memory at home; the caller holds mutex() and has brought it home first.
   [[nodiscard]] void* data() noexcept { return _foreign != nullptr ? _foreign : _memory.data(); }
 
@@ -108,6 +116,7 @@ class buffer_owner {
   std::atomic<bool> _spilled{false};
   std::shared_ptr<std::atomic<int>> _pins = std::make_shared<std::atomic<int>>(0);
   std::atomic<std::uint64_t> _last_use{0};
+  std::atomic<int> _slices{0};
   mutable std::mutex _mutex;
 };
 

@@ -25,6 +25,7 @@ class shared_buffer {
   explicit shared_buffer(buffer&& memory) : _empty_kind(memory.kind()) {
     if (memory.empty() && memory.data() == nullptr) { return; }  // nothing to own; the kind still counts
     _owner = std::make_shared<buffer_owner>(std::move(memory));
+    _owner->add_slice();
     _size = _owner->size();
     spill_manager::get().track(_owner);
   }
@@ -34,6 +35,7 @@ class shared_buffer {
   [[nodiscard]] static shared_buffer adopt(void* data, std::size_t bytes, memory_kind kind, std::function<void()> release) {
     shared_buffer out;
     out._owner = std::make_shared<buffer_owner>(data, bytes, kind, std::move(release));
+    out._owner->add_slice();
     out._size = bytes;
     return out;
   }
@@ -42,6 +44,7 @@ class shared_buffer {
   // the copy gets memory of its own.
   shared_buffer(shared_buffer const& other)
       : _owner(other._owner), _offset(other._offset), _size(other._size), _empty_kind(other._empty_kind) {
+    if (_owner) { _owner->add_slice(); }
     if (_owner && _owner->exposed() && copy_on_write()) { *this = other.copy(other.stream(), other.memory_resource_for_copy()); }
   }
   shared_buffer& operator=(shared_buffer const& other) {
@@ -52,11 +55,17 @@ class shared_buffer {
       : _owner(std::move(other._owner)), _offset(std::exchange(other._offset, 0)), _size(std::exchange(other._size, 0)),
         _empty_kind(other._empty_kind) {}
   shared_buffer& operator=(shared_buffer&& other) noexcept {
+    if (this == &other) { return *this; }
+    if (_owner) { _owner->drop_slice(); }
     _owner = std::move(other._owner);
     _offset = std::exchange(other._offset, 0);
     _size = std::exchange(other._size, 0);
     _empty_kind = other._empty_kind;
     return *this;
+  }
+
+  ~shared_buffer() {
+    if (_owner) { _owner->drop_slice(); }
   }
 
   [[nodiscard]] std::size_t size() const noexcept { return _size; }
@@ -66,7 +75,7 @@ class shared_buffer {
   [[nodiscard]] stream_ref stream() const noexcept { return _owner ? _owner->stream() : stream_ref{}; }
 
   // Another slice refers to the same memory.
-  [[nodiscard]] bool is_shared() const noexcept { return _owner && _owner.use_count() > 1; }
+  [[nodiscard]] bool is_shared() const noexcept { return _owner && _owner->slices() > 1; }
   [[nodiscard]] bool shares_memory_with(shared_buffer const& other) const noexcept {
     return _owner && _owner == other._owner;
   }
