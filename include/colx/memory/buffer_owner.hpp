@@ -29,18 +29,7 @@ class buffer_owner {
 
   buffer_owner(buffer_owner const&) = delete;
   buffer_owner& operator=(buffer_owner const&) = delete;
-  ~buffer_owner() {
-    if (!_release) { return; }
-    // Work queued on the last stream that used foreign device memory may still read it: the
-    // producer frees it only once that work is done.
-    if (_home != memory_kind::host) {
-      try {
-        stream_ref(_last_stream.load()).synchronize();
-      } catch (...) {  // a destructor must not throw; the release below must still happen
-      }
-    }
-    _release();
-  }
+  ~buffer_owner() { free_memory(); }
 
   [[nodiscard]] std::size_t size() const noexcept { return _size; }
   // Where the memory lives when it is not spilled: what decides the backend that reads it.
@@ -72,7 +61,15 @@ class buffer_owner {
   // victims, and a buffer that looked shared then was copied on write (on the writer's stream
   // of the moment), found by eight threads spilling at once.
   void add_slice() noexcept { _slices.fetch_add(1, std::memory_order_relaxed); }
-  void drop_slice() noexcept { _slices.fetch_sub(1, std::memory_order_acq_rel); }
+  // When the last slice goes, the memory is freed at once, on the thread that let it go, after
+  // any spill in progress: that thread's stream surely still lives. Were it left to the owner's
+  // destructor, a spill manager that held the owner for a moment could free it later, on a stream
+  // its thread had destroyed meanwhile (a crash in cuMemFreeAsync, eight threads spilling).
+  void drop_slice() noexcept {
+    if (_slices.fetch_sub(1, std::memory_order_acq_rel) != 1) { return; }
+    std::lock_guard lock(_mutex);
+    free_memory();
+  }
   [[nodiscard]] int slices() const noexcept { return _slices.load(std::memory_order_acquire); }
 
   // The memory at home; the caller holds mutex() and has brought it home first.
@@ -81,7 +78,7 @@ class buffer_owner {
   // Moves the memory to `target` (host-accessible); false when there was nothing to move. The
   // caller holds mutex() and made sure no work still uses the memory.
   bool spill_to(resource_ref target) {
-    if (spilled() || foreign() || _size == 0) { return false; }
+    if (spilled() || foreign() || _size == 0 || slices() == 0) { return false; }  // no slices: freed, or about to be
     stream_ref const s = _memory.stream();
     buffer away(_memory.data(), _home, _size, s, target);
     s.synchronize();  // the home memory may be freed, and the copy read, only once it is done
@@ -105,6 +102,20 @@ class buffer_owner {
   }
 
  private:
+  void free_memory() noexcept {
+    _memory = buffer();
+    if (!_release) { return; }
+    // Work queued on the last stream that used foreign device memory may still read it: the
+    // producer frees it only once that work is done.
+    if (_home != memory_kind::host) {
+      try {
+        stream_ref(_last_stream.load()).synchronize();
+      } catch (...) {  // this must not throw; the release below must still happen
+      }
+    }
+    std::exchange(_release, nullptr)();
+  }
+
   buffer _memory;
   std::size_t _size = 0;
   memory_kind _home = memory_kind::host;

@@ -56,7 +56,7 @@ class shared_buffer {
         _empty_kind(other._empty_kind) {}
   shared_buffer& operator=(shared_buffer&& other) noexcept {
     if (this == &other) { return *this; }
-    if (_owner) { _owner->drop_slice(); }
+    let_go();
     _owner = std::move(other._owner);
     _offset = std::exchange(other._offset, 0);
     _size = std::exchange(other._size, 0);
@@ -64,9 +64,7 @@ class shared_buffer {
     return *this;
   }
 
-  ~shared_buffer() {
-    if (_owner) { _owner->drop_slice(); }
-  }
+  ~shared_buffer() { let_go(); }
 
   [[nodiscard]] std::size_t size() const noexcept { return _size; }
   [[nodiscard]] bool empty() const noexcept { return _size == 0; }
@@ -118,6 +116,9 @@ class shared_buffer {
   }
 
  private:
+  void let_go() noexcept {
+    if (_owner) { std::exchange(_owner, nullptr)->drop_slice(); }
+  }
   [[nodiscard]] void* address(stream_ref stream) const {
     if (!_owner) { return nullptr; }
     buffer_owner& o = *_owner;

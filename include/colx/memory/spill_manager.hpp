@@ -200,14 +200,33 @@ class spill_manager {
 #endif
   }
 
-  std::vector<std::shared_ptr<buffer_owner>> spill_candidates() {
-    std::vector<std::shared_ptr<buffer_owner>> live;
-    std::lock_guard lock(_registry_mutex);
-    std::erase_if(_owners, [](auto const& w) { return w.expired(); });
-    for (auto const& w : _owners) {
-      if (auto owner = w.lock(); owner && owner->spillable() && !owner->spilled()) { live.push_back(std::move(owner)); }
+  // Owners that may move, least recently used first. They are held weakly, each only while it is
+  // looked at, and sorted by a snapshot of their last use: other threads touch them meanwhile, and
+  // a comparison that changes its mind during std::sort reads out of bounds (found by eight threads
+  // spilling at once).
+  struct candidate {
+    std::weak_ptr<buffer_owner> owner;
+    std::uint64_t last_use;
+  };
+  std::vector<candidate> spill_candidates() {
+    std::vector<candidate> live;
+    {
+      std::lock_guard lock(_registry_mutex);
+      std::erase_if(_owners, [](auto const& w) { return w.expired(); });
+      for (auto const& w : _owners) {
+        if (auto owner = w.lock(); owner && owner->spillable() && !owner->spilled() && owner->slices() > 0) {
+          live.push_back({w, owner->last_use()});
+        }
+      }
     }
+    std::sort(live.begin(), live.end(), [](candidate const& a, candidate const& b) { return a.last_use < b.last_use; });
     return live;
+  }
+
+  // The owner this thread is bringing back, if any: its own pin, not to be waited for.
+  static buffer_owner const*& accessing_here() noexcept {
+    thread_local buffer_owner const* owner = nullptr;
+    return owner;
   }
 
   struct spill_result {
@@ -236,7 +255,7 @@ class spill_manager {
     std::size_t total = 0;
     std::lock_guard lock(_registry_mutex);
     for (auto const& w : _owners) {
-      if (auto owner = w.lock(); owner && owner->spilled() == spilled) { total += owner->size(); }
+      if (auto owner = w.lock(); owner && owner->slices() > 0 && owner->spilled() == spilled) { total += owner->size(); }
     }
     return total;
   }
@@ -322,15 +341,15 @@ class spill_manager {
 };
 
 inline spill_manager::spill_result spill_manager::spill_pass(std::size_t bytes) {
-  std::vector<std::shared_ptr<buffer_owner>> candidates = spill_candidates();
-  std::sort(candidates.begin(), candidates.end(), [](auto const& a, auto const& b) { return a->last_use() < b->last_use(); });
   spill_result result;
   resource_ref const target = spill_target();
   auto const busy = [&](buffer_owner const& owner) {
-    if (!spill_lock_scope::held_on_this_thread(owner.pins().get())) { result.busy += owner.size(); }
+    if (&owner != accessing_here() && !spill_lock_scope::held_on_this_thread(owner.pins().get())) { result.busy += owner.size(); }
   };
-  for (auto const& owner : candidates) {
+  for (auto const& c : spill_candidates()) {
     if (result.moved >= bytes && bytes != 0) { break; }
+    std::shared_ptr<buffer_owner> const owner = c.owner.lock();
+    if (!owner) { continue; }
     if (owner->pins()->load() != 0) {  // checked before try_lock: this thread may hold its mutex
       busy(*owner);
       continue;
@@ -358,7 +377,11 @@ inline void* spill_manager::access(buffer_owner& owner, stream_ref stream) {
   owner.pins()->fetch_add(1);  // the spill manager keeps its hands off while we look
   struct unpin {
     buffer_owner& o;
-    ~unpin() { o.pins()->fetch_sub(1); }
+    buffer_owner const* outer = std::exchange(accessing_here(), &o);
+    ~unpin() {
+      accessing_here() = outer;
+      o.pins()->fetch_sub(1);
+    }
   } const guard{owner};
   std::lock_guard lock(owner.mutex());
   if (owner.spilled()) {
