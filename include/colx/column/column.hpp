@@ -34,6 +34,7 @@ class column {
   explicit column(any_column&& c) : _column(std::move(c)) {
     COLX_EXPECTS_AS(schema_error, _column.type().id() == type_to_id<T>, "column has type ", _column.type().to_string(),
                     ", not the requested ", to_string(type_to_id<T>));
+    check_scale(_column.type());
   }
 
   [[nodiscard]] size_type size() const noexcept { return _column.size(); }
@@ -86,7 +87,16 @@ class column {
   static data_type checked(data_type type) {
     COLX_EXPECTS_AS(schema_error, type.id() == type_to_id<T>, "a column<", to_string(type_to_id<T>),
                     "> cannot have type ", type.to_string());
+    check_scale(type);
     return type;
+  }
+  // A dec<P, S> column holds values of scale S and no other: computing with a column of another
+  // scale as if it had S would give answers off by powers of ten.
+  static void check_scale(data_type type) {
+    if constexpr (dec_type<T>) {
+      COLX_EXPECTS_AS(schema_error, type.scale() == -T::scale, "a column of dec<", T::precision, ", ", T::scale,
+                      "> holds ", T::scale, " digits after the point; this column's type is ", type.to_string());
+    }
   }
 
   any_column _column;

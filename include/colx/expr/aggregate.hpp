@@ -20,8 +20,17 @@ namespace colx::expr {
 namespace kinds {
 
 template <class T>
-using sum_t = std::conditional_t<std::is_floating_point_v<T>, double,
-                                 std::conditional_t<std::is_unsigned_v<T> && !std::is_same_v<T, bool>, std::uint64_t, std::int64_t>>;
+struct sum_of {
+  using type = std::conditional_t<std::is_floating_point_v<T>, double,
+                                  std::conditional_t<std::is_unsigned_v<T> && !std::is_same_v<T, bool>, std::uint64_t, std::int64_t>>;
+};
+// A decimal sums to DEC(38, S) in 128 bits, as DuckDB's sum.
+template <dec_type T>
+struct sum_of<T> {
+  using type = dec<38, T::scale>;
+};
+template <class T>
+using sum_t = typename sum_of<T>::type;
 
 struct sum {
   static constexpr char const* name = "sum";
@@ -34,7 +43,9 @@ struct sum {
   // group-by's atomic adds), never signed overflow.
   template <class Acc>
   static constexpr COLX_HOST_DEVICE Acc plus(Acc total, Acc v) {
-    if constexpr (std::is_integral_v<Acc>) {
+    if constexpr (dec_type<Acc>) {
+      return Acc{colx::detail::wrap_add(total.unscaled, v.unscaled)};
+    } else if constexpr (std::is_integral_v<Acc>) {
       using U = std::make_unsigned_t<Acc>;
       return static_cast<Acc>(static_cast<U>(total) + static_cast<U>(v));
     } else {
@@ -43,8 +54,12 @@ struct sum {
   }
   template <class T>
   static constexpr COLX_HOST_DEVICE void add(state<T>& s, T v, size_type) {
-    static_assert(std::is_arithmetic_v<T>, "colx::sum needs a numeric expression (not strings, dates or decimals)");
-    s.total = plus(s.total, static_cast<sum_t<T>>(v));
+    static_assert(std::is_arithmetic_v<T> || dec_type<T>, "colx::sum needs a number or a dec<P, S> (not strings or dates)");
+    if constexpr (dec_type<T>) {
+      s.total = plus(s.total, sum_t<T>{v.unscaled});
+    } else {
+      s.total = plus(s.total, static_cast<sum_t<T>>(v));
+    }
     ++s.count;
   }
   template <class T>

@@ -6,6 +6,7 @@
 #include <colx/core/config.hpp>
 #include <colx/core/integer_values.hpp>
 #include <colx/types/chrono.hpp>
+#include <colx/types/dec.hpp>
 #include <colx/expr/ops_strings.hpp>
 #include <colx/types/string_view.hpp>
 
@@ -58,6 +59,18 @@ struct arithmetic_result_of<A, B> {
 };
 template <class A, class B>
 using arithmetic_result = typename arithmetic_result_of<A, B>::type;
+// A decimal operand (types/dec.hpp): its operators give SQL's result types.
+template <class A, class B>
+concept decimal_operand = dec_type<A> || dec_type<B>;
+// decimal32/64/128 carry no scale in the type: arithmetic or comparison on them would work on
+// unscaled integers (1.50 at scale 2 against 1.000 at scale 3 compared 150 with 1000).
+template <class A, class B>
+constexpr bool neither_runtime_scaled() {
+  static_assert(!is_runtime_scaled_decimal<A> && !is_runtime_scaled_decimal<B>,
+                "colx: a decimal32/64/128 column's scale is known only at run time, so expressions cannot compute "
+                "with it: declare the field as colx::dec<P, S> (SQL's DECIMAL(P, S))");
+  return true;
+}
 
 // Comparisons by value, as std::cmp_equal and std::cmp_less (host and device).
 template <class A, class B>
@@ -99,6 +112,7 @@ struct add {
   static constexpr char const* symbol = "+";
   template <class A, class B>
   static constexpr COLX_HOST_DEVICE auto apply(A a, B b) {
+    static_assert(detail::neither_runtime_scaled<A, B>());
     if constexpr (std::is_arithmetic_v<A> && std::is_arithmetic_v<B>) {
       using R = detail::arithmetic_result<A, B>;
       return detail::wrapping<R>(a, b, [](auto x, auto y) { return x + y; });
@@ -111,6 +125,7 @@ struct sub {
   static constexpr char const* symbol = "-";
   template <class A, class B>
   static constexpr COLX_HOST_DEVICE auto apply(A a, B b) {
+    static_assert(detail::neither_runtime_scaled<A, B>());
     if constexpr (std::is_arithmetic_v<A> && std::is_arithmetic_v<B>) {
       using R = detail::arithmetic_result<A, B>;
       return detail::wrapping<R>(a, b, [](auto x, auto y) { return x - y; });
@@ -123,8 +138,13 @@ struct mul {
   static constexpr char const* symbol = "*";
   template <class A, class B>
   static constexpr COLX_HOST_DEVICE auto apply(A a, B b) {
-    using R = detail::arithmetic_result<A, B>;
-    return detail::wrapping<R>(a, b, [](auto x, auto y) { return x * y; });
+    static_assert(detail::neither_runtime_scaled<A, B>());
+    if constexpr (detail::decimal_operand<A, B>) {
+      return a * b;
+    } else {
+      using R = detail::arithmetic_result<A, B>;
+      return detail::wrapping<R>(a, b, [](auto x, auto y) { return x * y; });
+    }
   }
 };
 // Integer division by zero is null, not a crash; the one overflowing quotient (min / -1) wraps.
@@ -132,9 +152,21 @@ struct div {
   static constexpr char const* symbol = "/";
   static constexpr bool produces_nulls = true;
   template <class A, class B>  // only integer division can fail; floats give inf or nan
-  static constexpr bool nulls_for = std::is_integral_v<detail::arithmetic_result<A, B>>;
+  static constexpr bool nulls_for = !detail::decimal_operand<A, B> && std::is_integral_v<detail::arithmetic_result<A, B>>;
   template <class A, class B>
   static constexpr COLX_HOST_DEVICE auto apply(A a, B b, bool& valid) {
+    static_assert(detail::neither_runtime_scaled<A, B>());
+    if constexpr (detail::decimal_operand<A, B>) {
+      (void)valid;
+      return a / b;  // a double, as DuckDB
+    } else {
+      return integer_or_float(a, b, valid);
+    }
+  }
+
+ private:
+  template <class A, class B>
+  static constexpr COLX_HOST_DEVICE auto integer_or_float(A a, B b, bool& valid) {
     using R = detail::arithmetic_result<A, B>;
     if constexpr (std::is_integral_v<R>) {
       if (b == 0) {
@@ -158,6 +190,8 @@ struct mod {
   static constexpr bool nulls_for = std::is_integral_v<detail::arithmetic_result<A, B>>;
   template <class A, class B>
   static constexpr COLX_HOST_DEVICE auto apply(A a, B b, bool& valid) {
+    static_assert(detail::neither_runtime_scaled<A, B>());
+    static_assert(!detail::decimal_operand<A, B>, "colx: % is not defined for decimals yet; cast to an integer or a double");
     using R = detail::arithmetic_result<A, B>;
     if constexpr (std::is_integral_v<R>) {
       if (b == 0) {
@@ -181,6 +215,7 @@ struct mod {
     static constexpr char const* symbol = Symbol;             \
     template <class A, class B>                               \
     static constexpr COLX_HOST_DEVICE bool apply(A a, B b) {  \
+      static_assert(detail::neither_runtime_scaled<A, B>());  \
       return Expression;                                      \
     }                                                         \
   };

@@ -157,6 +157,10 @@ template <class Rep>
 std::string cell(decimal<Rep> v, data_type type, print_options const&) {
   return decimal_text(v, type.scale());
 }
+template <int P, int S>
+std::string cell(dec<P, S> v, data_type, print_options const&) {
+  return decimal_text(decimal<typename dec<P, S>::rep>{v.unscaled}, -S);
+}
 
 // Ticks per second of a unit finer than days, and the fraction digits it prints with.
 template <time_unit U>

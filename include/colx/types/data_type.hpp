@@ -4,7 +4,7 @@
 // same fact is the element type T of column<T>; type_to_id and id_to_type map between them.
 #include <colx/core/config.hpp>
 #include <colx/types/chrono.hpp>
-#include <colx/types/decimal.hpp>
+#include <colx/types/dec.hpp>
 #include <colx/types/string_view.hpp>
 
 #include <cstdint>
@@ -117,7 +117,9 @@ COLX_MAP_TYPE(string_view, string)
 
 template <class T, std::size_t I = 1>
 constexpr type_id find_id() {
-  if constexpr (I == static_cast<std::size_t>(type_id::num_type_ids)) {
+  if constexpr (dec_type<T>) {
+    return find_id<decimal<typename T::rep>>();  // a dec<P, S> column is a decimal column of scale -S
+  } else if constexpr (I == static_cast<std::size_t>(type_id::num_type_ids)) {
     return type_id::empty;
   } else if constexpr (std::is_same_v<T, typename id_to_type_impl<static_cast<type_id>(I)>::type>) {
     return static_cast<type_id>(I);
@@ -143,10 +145,15 @@ template <class T>
   requires column_element<T>
 inline constexpr type_id type_to_id = detail::find_id<T>();
 
-// The data_type of elements of type T (scale 0 for decimals: pass the scale at run time).
+// The data_type of elements of type T. A dec<P, S> knows its scale; for the run-time scaled
+// decimal32/64/128, pass it (0 otherwise).
 template <column_element T>
 [[nodiscard]] constexpr data_type data_type_of(std::int32_t scale = 0) noexcept {
-  return data_type{type_to_id<T>, scale};
+  if constexpr (dec_type<T>) {
+    return data_type{type_to_id<T>, -T::scale};
+  } else {
+    return data_type{type_to_id<T>, scale};
+  }
 }
 
 [[nodiscard]] constexpr bool is_fixed_width(type_id id) noexcept { return id != type_id::empty && id != type_id::string; }

@@ -24,6 +24,13 @@ struct decimal {
 // g++ and nvcc both have it; Arrow's decimal128 is its little-endian bytes. __extension__ keeps
 // -Wpedantic quiet.
 __extension__ typedef __int128 int128_t;
+__extension__ typedef unsigned __int128 uint128_t;
+
+// True for decimal32/64/128, whose scale only the column's data_type knows.
+template <class T>
+inline constexpr bool is_runtime_scaled_decimal = false;
+template <class Rep>
+inline constexpr bool is_runtime_scaled_decimal<decimal<Rep>> = true;
 
 using decimal32 = decimal<std::int32_t>;
 using decimal64 = decimal<std::int64_t>;

@@ -57,6 +57,11 @@ double use(colx::frame<lineitem> const& f, colx::frame<other> const& g) {
   // "code" clashes; its left copy would become "code_x", which the left side already has.
   auto const left = f | colx::with_columns(("qty"_c * 2).as<"code">(), ("qty"_c * 3).as<"code_x">());
   return static_cast<double>((left | colx::join(g, colx::on("code"_c), colx::on("qty"_c))).num_rows());
+#elif defined(COLX_WRONG_RUNTIME_DECIMAL)
+  // decimal64's scale is a run-time fact: comparing or adding would use unscaled integers.
+  using priced = colx::schema<colx::field<"amount", colx::decimal64>>;
+  colx::frame<priced> const p(colx::make_decimal_column<std::int64_t>({}, -2));
+  return static_cast<double>(p | colx::count_if("amount"_c > "amount"_c));
 #elif defined(COLX_WRONG_STAGE_ORDER)
   return static_cast<double>((f | colx::group_by("qty"_c) | colx::sort_by("price"_c)).num_rows());
 #elif defined(COLX_WRONG_MAKE_FRAME_NAMES)

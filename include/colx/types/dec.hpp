@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// SQL's DECIMAL(P, S) (DEC for short) as an element type whose precision and scale the compiler
+// knows: `field<"l_extendedprice", colx::dec<15, 2>>`. A dec<P, S> holds value * 10^S in the
+// smallest integer Arrow and DuckDB use for P digits (int32 to 9, int64 to 18, int128 to 38), so
+// its column is an Arrow decimal column of scale S (data_type scale -S, the cuDF convention).
+//
+// Arithmetic follows SQL (DuckDB) result types, worked out at compile time:
+//   a + b, a - b  DEC(max(P1-S1, P2-S2) + max(S1, S2) + 1, max(S1, S2))
+//   a * b         DEC(P1 + P2, S1 + S2)
+//   a / b         DOUBLE (as DuckDB)
+// precision capped at 38. An integer operand is a DEC(digits, 0) (int32: DEC(10, 0)); a floating
+// point one makes the result a double. Comparisons compare values across scales. A result that
+// does not fit its precision wraps like integer arithmetic: that is not checked yet (issue 16).
+#include <colx/core/config.hpp>
+#include <colx/types/decimal.hpp>
+
+#include <concepts>
+#include <cstdint>
+#include <type_traits>
+
+namespace colx {
+
+template <int P, int S>
+struct dec;
+
+namespace detail {
+
+template <int P>
+using dec_rep = std::conditional_t<(P <= 9), std::int32_t, std::conditional_t<(P <= 18), std::int64_t, int128_t>>;
+
+template <class T>
+struct is_dec_impl : std::false_type {};
+template <int P, int S>
+struct is_dec_impl<dec<P, S>> : std::true_type {};
+
+constexpr COLX_HOST_DEVICE int128_t pow10_128(int n) {
+  int128_t r = 1;
+  for (int i = 0; i < n; ++i) { r *= 10; }
+  return r;
+}
+constexpr int min_int(int a, int b) { return a < b ? a : b; }
+// std::make_unsigned, which strict C++20 does not define for __int128.
+template <class R>
+using unsigned_rep = std::conditional_t<std::is_same_v<R, int128_t>, uint128_t, std::make_unsigned_t<std::conditional_t<std::is_same_v<R, int128_t>, int, R>>>;
+constexpr int max_int(int a, int b) { return a < b ? b : a; }
+
+}  // namespace detail
+
+// True for dec<P, S> (not for the run-time scaled decimal32/64/128 of untyped columns).
+template <class T>
+concept dec_type = detail::is_dec_impl<std::remove_cvref_t<T>>::value;
+
+template <int P, int S>
+struct dec {
+  static_assert(1 <= P && P <= 38, "colx::dec<P, S>: the precision P is 1 to 38 digits, as SQL's DECIMAL(P, S)");
+  static_assert(0 <= S && S <= P, "colx::dec<P, S>: the scale S (digits after the point) is 0 to P");
+  using rep = detail::dec_rep<P>;
+  static constexpr int precision = P;
+  static constexpr int scale = S;
+
+  rep unscaled;
+
+  // The value unscaled * 10^-S: from_unscaled(150) of a dec<15, 2> is 1.50.
+  [[nodiscard]] static constexpr COLX_HOST_DEVICE dec from_unscaled(rep u) noexcept { return dec{u}; }
+  // The nearest value with S digits after the point, halves away from zero (as SQL's CAST).
+  [[nodiscard]] static constexpr COLX_HOST_DEVICE dec from_double(double v) noexcept {
+    double const scaled = v * static_cast<double>(detail::pow10_128(S));
+    return dec{static_cast<rep>(scaled < 0 ? scaled - 0.5 : scaled + 0.5)};
+  }
+  [[nodiscard]] constexpr COLX_HOST_DEVICE double to_double() const noexcept {
+    return static_cast<double>(unscaled) / static_cast<double>(detail::pow10_128(S));
+  }
+  // The same value at a larger scale To (exact); the caller's type must hold it.
+  template <int To, class R = int128_t>
+  [[nodiscard]] constexpr COLX_HOST_DEVICE R rescaled() const noexcept {
+    static_assert(To >= S, "colx::dec: rescaling only adds digits");
+    return static_cast<R>(static_cast<R>(unscaled) * static_cast<R>(detail::pow10_128(To - S)));
+  }
+
+  constexpr COLX_HOST_DEVICE dec operator-() const noexcept {
+    using U = detail::unsigned_rep<rep>;
+    return dec{static_cast<rep>(U{0} - static_cast<U>(unscaled))};
+  }
+};
+
+// An integer operand as a dec: as many digits as its type holds, scale 0 (int32 is DEC(10, 0)).
+template <std::integral I>
+  requires(!std::same_as<I, bool>)
+using dec_of_integer = dec<(sizeof(I) == 1 ? 3 : sizeof(I) == 2 ? 5 : sizeof(I) == 4 ? 10 : std::is_signed_v<I> ? 19 : 20), 0>;
+
+namespace detail {
+
+template <class T>
+struct as_dec_impl {
+  using type = T;
+};
+template <std::integral I>
+  requires(!std::same_as<I, bool>)
+struct as_dec_impl<I> {
+  using type = dec_of_integer<I>;
+};
+template <class T>
+using as_dec = typename as_dec_impl<T>::type;
+
+template <class T>
+constexpr COLX_HOST_DEVICE auto to_dec(T v) {
+  if constexpr (dec_type<T>) {
+    return v;
+  } else {
+    return as_dec<T>{static_cast<typename as_dec<T>::rep>(v)};
+  }
+}
+
+// A dec operand with a dec or an integer: the other side is promoted.
+template <class A, class B>
+concept dec_operands = (dec_type<A> && (dec_type<B> || (std::integral<B> && !std::same_as<B, bool>))) ||
+                       (dec_type<B> && std::integral<A> && !std::same_as<A, bool>);
+// A dec with a floating-point operand: the arithmetic is in double.
+template <class A, class B>
+concept dec_with_float = (dec_type<A> && std::floating_point<B>) || (dec_type<B> && std::floating_point<A>);
+
+template <class T>
+constexpr COLX_HOST_DEVICE double as_double(T v) {
+  if constexpr (dec_type<T>) {
+    return v.to_double();
+  } else {
+    return static_cast<double>(v);
+  }
+}
+
+// Wrapping arithmetic in R's unsigned twin (no signed overflow, as the integer ops).
+template <class R>
+constexpr COLX_HOST_DEVICE R wrap_add(R a, R b) {
+  using U = unsigned_rep<R>;
+  return static_cast<R>(static_cast<U>(a) + static_cast<U>(b));
+}
+template <class R>
+constexpr COLX_HOST_DEVICE R wrap_mul(R a, R b) {
+  using U = unsigned_rep<R>;
+  return static_cast<R>(static_cast<U>(a) * static_cast<U>(b));
+}
+
+template <class A, class B>
+using dec_sum_t = dec<min_int(38, max_int(A::precision - A::scale, B::precision - B::scale) + max_int(A::scale, B::scale) + 1),
+                      max_int(A::scale, B::scale)>;
+template <class A, class B>
+using dec_product_t = dec<min_int(38, A::precision + B::precision), A::scale + B::scale>;
+
+template <class A, class B, bool Subtract>
+constexpr COLX_HOST_DEVICE auto dec_add(A a, B b) {
+  using R = dec_sum_t<A, B>;
+  using rep = typename R::rep;
+  rep const x = a.template rescaled<R::scale, rep>();
+  rep y = b.template rescaled<R::scale, rep>();
+  if constexpr (Subtract) {
+    using U = detail::unsigned_rep<rep>;
+    y = static_cast<rep>(U{0} - static_cast<U>(y));
+  }
+  return R{wrap_add(x, y)};
+}
+
+// Sign of a - b by value, across scales (int128 holds both at the larger scale: 38 digits).
+template <class A, class B>
+constexpr COLX_HOST_DEVICE int dec_compare(A a, B b) {
+  constexpr int s = max_int(A::scale, B::scale);
+  int128_t const x = a.template rescaled<s>();
+  int128_t const y = b.template rescaled<s>();
+  return x < y ? -1 : (y < x ? 1 : 0);
+}
+
+}  // namespace detail
+
+template <class A, class B>
+  requires detail::dec_operands<A, B>
+constexpr COLX_HOST_DEVICE auto operator+(A a, B b) {
+  return detail::dec_add<detail::as_dec<A>, detail::as_dec<B>, false>(detail::to_dec(a), detail::to_dec(b));
+}
+template <class A, class B>
+  requires detail::dec_operands<A, B>
+constexpr COLX_HOST_DEVICE auto operator-(A a, B b) {
+  return detail::dec_add<detail::as_dec<A>, detail::as_dec<B>, true>(detail::to_dec(a), detail::to_dec(b));
+}
+template <class A, class B>
+  requires detail::dec_operands<A, B>
+constexpr COLX_HOST_DEVICE auto operator*(A a, B b) {
+  using R = detail::dec_product_t<detail::as_dec<A>, detail::as_dec<B>>;
+  using rep = typename R::rep;
+  return R{detail::wrap_mul(static_cast<rep>(detail::to_dec(a).unscaled), static_cast<rep>(detail::to_dec(b).unscaled))};
+}
+template <class A, class B>
+  requires detail::dec_operands<A, B> || detail::dec_with_float<A, B>
+constexpr COLX_HOST_DEVICE double operator/(A a, B b) {
+  return detail::as_double(a) / detail::as_double(b);
+}
+template <class A, class B>
+  requires detail::dec_with_float<A, B>
+constexpr COLX_HOST_DEVICE double operator+(A a, B b) {
+  return detail::as_double(a) + detail::as_double(b);
+}
+template <class A, class B>
+  requires detail::dec_with_float<A, B>
+constexpr COLX_HOST_DEVICE double operator-(A a, B b) {
+  return detail::as_double(a) - detail::as_double(b);
+}
+template <class A, class B>
+  requires detail::dec_with_float<A, B>
+constexpr COLX_HOST_DEVICE double operator*(A a, B b) {
+  return detail::as_double(a) * detail::as_double(b);
+}
+
+// Comparisons by value: 1.50 (dec<3, 2>) equals 1.5000 (dec<5, 4>) and is above 1 (an int).
+template <class A, class B>
+  requires detail::dec_operands<A, B>
+constexpr COLX_HOST_DEVICE bool operator==(A a, B b) {
+  return detail::dec_compare<detail::as_dec<A>, detail::as_dec<B>>(detail::to_dec(a), detail::to_dec(b)) == 0;
+}
+template <class A, class B>
+  requires detail::dec_operands<A, B>
+constexpr COLX_HOST_DEVICE bool operator<(A a, B b) {
+  return detail::dec_compare<detail::as_dec<A>, detail::as_dec<B>>(detail::to_dec(a), detail::to_dec(b)) < 0;
+}
+template <class A, class B>
+  requires detail::dec_operands<A, B>
+constexpr COLX_HOST_DEVICE bool operator!=(A a, B b) {
+  return !(a == b);
+}
+template <class A, class B>
+  requires detail::dec_operands<A, B>
+constexpr COLX_HOST_DEVICE bool operator>(A a, B b) {
+  return b < a;
+}
+template <class A, class B>
+  requires detail::dec_operands<A, B>
+constexpr COLX_HOST_DEVICE bool operator<=(A a, B b) {
+  return !(b < a);
+}
+template <class A, class B>
+  requires detail::dec_operands<A, B>
+constexpr COLX_HOST_DEVICE bool operator>=(A a, B b) {
+  return !(a < b);
+}
+// With a floating-point operand, as doubles (DuckDB compares DECIMAL with DOUBLE as DOUBLE).
+template <class A, class B>
+  requires detail::dec_with_float<A, B>
+constexpr COLX_HOST_DEVICE bool operator==(A a, B b) {
+  return detail::as_double(a) == detail::as_double(b);
+}
+template <class A, class B>
+  requires detail::dec_with_float<A, B>
+constexpr COLX_HOST_DEVICE bool operator<(A a, B b) {
+  return detail::as_double(a) < detail::as_double(b);
+}
+template <class A, class B>
+  requires detail::dec_with_float<A, B>
+constexpr COLX_HOST_DEVICE bool operator<=(A a, B b) {
+  return detail::as_double(a) <= detail::as_double(b);
+}
+template <class A, class B>
+  requires detail::dec_with_float<A, B>
+constexpr COLX_HOST_DEVICE bool operator>(A a, B b) {
+  return detail::as_double(b) < detail::as_double(a);
+}
+template <class A, class B>
+  requires detail::dec_with_float<A, B>
+constexpr COLX_HOST_DEVICE bool operator>=(A a, B b) {
+  return detail::as_double(b) <= detail::as_double(a);
+}
+template <class A, class B>
+  requires detail::dec_with_float<A, B>
+constexpr COLX_HOST_DEVICE bool operator!=(A a, B b) {
+  return !(a == b);
+}
+
+}  // namespace colx

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: Apache-2.0
+// dec<P, S>, SQL's DECIMAL with its precision and scale known to the compiler (issue 16): SQL
+// result types, exact values across scales, the two wrong answers of the runtime-scaled decimals
+// (a derived column that lost its scale, and comparisons of unscaled integers across scales), a
+// column of the wrong scale refused, and sum/min/max in reduce against a naive 128-bit loop, on
+// the backend under test.
+#include "support/columns.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <vector>
+
+using namespace colx::literals;
+
+namespace {
+
+using colx::dec;
+using colx::size_type;
+using colx::test::optionals;
+using money = dec<15, 2>;
+
+// ---- types, worked out at compile time ----------------------------------------------------------
+static_assert(sizeof(dec<9, 2>) == 4 && sizeof(dec<18, 2>) == 8 && sizeof(dec<19, 2>) == 16);
+static_assert(colx::type_to_id<money> == colx::type_id::decimal64);
+static_assert(colx::type_to_id<dec<38, 10>> == colx::type_id::decimal128);
+static_assert(colx::data_type_of<money>() == colx::data_type(colx::type_id::decimal64, -2));
+// DuckDB: DECIMAL(15,2) + DECIMAL(15,3) is DECIMAL(17,3); * is DECIMAL(30,5); 1 - DECIMAL(15,2) is DECIMAL(16,2).
+static_assert(std::is_same_v<decltype(money{} + dec<15, 3>{}), dec<17, 3>>);
+static_assert(std::is_same_v<decltype(money{} * dec<15, 3>{}), dec<30, 5>>);
+static_assert(std::is_same_v<decltype(1 - money{}), dec<16, 2>>);
+static_assert(std::is_same_v<decltype(money{} / money{}), double>);
+static_assert(std::is_same_v<decltype(money{} * 2.0), double>);
+static_assert(std::is_same_v<decltype(dec<38, 2>{} + dec<38, 2>{}), dec<38, 2>>);  // capped at 38 digits
+
+money m(std::int64_t unscaled) { return money::from_unscaled(unscaled); }
+
+}  // namespace
+
+TEST_CASE("dec: arithmetic and comparisons are exact across scales", "[types]") {
+  auto const a = m(150);                        // 1.50
+  auto const b = dec<4, 3>::from_unscaled(1000);  // 1.000
+  CHECK((a + b).unscaled == 2500);              // 2.500 at scale 3
+  CHECK((a - b).unscaled == 500);
+  CHECK((b - a).unscaled == -500);
+  CHECK((a * b).unscaled == 150000);  // 1.50000 at scale 5
+  CHECK((a * -3).unscaled == -450);
+  CHECK((a / b) == Approx(1.5));
+  CHECK(a > b);
+  CHECK(a == dec<6, 4>::from_unscaled(15000));
+  CHECK(a != dec<6, 4>::from_unscaled(15001));
+  CHECK(a < 2);
+  CHECK(a > 1);
+  CHECK(-a < 0);
+  CHECK(a == 1.5);
+  CHECK(a < 1.51);
+  // Halves round away from zero, as SQL's CAST.
+  CHECK(money::from_double(2.345).unscaled == 235);
+  CHECK(money::from_double(-0.125).unscaled == -13);
+  CHECK(money::from_double(0.124).unscaled == 12);
+  // 128-bit products: 99999999999999.99 * 99999999999999.99 fits DEC(30, 4).
+  auto const big = m(9999999999999999);
+  auto const square = big * big;
+  static_assert(std::is_same_v<decltype(square), dec<30, 4> const>);
+  CHECK(square.unscaled == static_cast<colx::int128_t>(9999999999999999) * 9999999999999999);
+}
+
+TEST_CASE("dec: a derived column keeps its scale, and a filter compares values across scales", "[types]") {
+  using S = colx::schema<colx::field<"price", money>, colx::field<"discount", money>, colx::field<"limit", dec<9, 3>>>;
+  optionals<money> price{m(150), std::nullopt, m(1999), m(-250), m(100)};
+  optionals<money> discount{m(10), m(5), m(0), m(50), std::nullopt};
+  optionals<dec<9, 3>> limit{dec<9, 3>::from_unscaled(1000), dec<9, 3>::from_unscaled(1000), dec<9, 3>::from_unscaled(20000),
+                             dec<9, 3>::from_unscaled(-2500), dec<9, 3>::from_unscaled(999)};
+  colx::frame<S> const f(colx::test::column_of(price), colx::test::column_of(discount), colx::test::column_of(limit));
+
+  // Was: a decimal expression in with_columns made a column of scale 0 (1.50 printed as 150).
+  auto const derived = f | colx::with_columns(("price"_c * (1 - "discount"_c)).as<"net">());
+  auto const net = derived["net"_c];
+  CHECK(net.type() == colx::data_type(colx::type_id::decimal128, -4));
+  auto const got = colx::to_optional_vector(net.view());
+  REQUIRE(got.size() == 5);
+  CHECK(got[0]->unscaled == 13500);  // 1.50 * 0.90 = 1.3500
+  CHECK_FALSE(got[1].has_value());
+  CHECK(got[2]->unscaled == 199900);
+  CHECK(got[3]->unscaled == -12500);  // -2.50 * 0.50
+  CHECK_FALSE(got[4].has_value());
+  CHECK_THAT(colx::to_string(derived), Catch::Contains("1.3500") && Catch::Contains("-1.2500"));
+
+  // Was: 1.50 (scale 2) > 1.000 (scale 3) compared 150 with 1000, and kept nothing.
+  CHECK((f | colx::count_if("price"_c > "limit"_c)) == 2);  // 1.50 > 1.000, 1.00 > 0.999
+  CHECK((f | colx::count_if("price"_c == "limit"_c)) == 1);  // -2.50 = -2.500
+  CHECK((f | colx::count_if("price"_c >= 1)) == 3);
+  CHECK((f | colx::count_if("price"_c < 1.5)) == 2);  // -2.50, 1.00
+}
+
+TEST_CASE("dec: a column of another scale is refused, naming both", "[types]") {
+  auto wrong = colx::make_decimal_column<std::int64_t>({colx::decimal64{150}}, -3);
+  CHECK_THROWS_WITH(colx::column<money>(std::move(wrong).release()),
+                    Catch::Contains("2 digits after the point") && Catch::Contains("scale -3"));
+  auto right = colx::make_decimal_column<std::int64_t>({colx::decimal64{150}}, -2);
+  CHECK(colx::column<money>(std::move(right).release()).size() == 1);
+}
+
+TEST_CASE("dec: sum, min and max in reduce, against a 128-bit loop", "[types]") {
+  for (size_type const n : colx::test::sizes) {
+    CAPTURE(n);
+    std::mt19937_64 rng(static_cast<std::uint64_t>(n) + 7);
+    optionals<money> v;
+    colx::int128_t total = 0;
+    std::optional<std::int64_t> lo, hi;
+    for (size_type i = 0; i < n; ++i) {
+      if (rng() % 7 == 0) {
+        v.push_back(std::nullopt);
+        continue;
+      }
+      // Values near the top of DEC(15, 2): their sum needs more than 64 bits at 100003 rows.
+      auto const u = static_cast<std::int64_t>(rng() % 200000000000000000ULL) - std::int64_t{99999999999999999};
+      v.push_back(m(u));
+      total += u;
+      lo = lo ? std::min(*lo, u) : u;
+      hi = hi ? std::max(*hi, u) : u;
+    }
+    using S = colx::schema<colx::field<"v", money>>;
+    colx::frame<S> const f(colx::test::column_of(v));
+    auto const [sum, min, max] = f | colx::reduce(colx::sum("v"_c), colx::min("v"_c), colx::max("v"_c));
+    static_assert(std::is_same_v<typename std::remove_cvref_t<decltype(sum)>::value_type, dec<38, 2>>);
+    REQUIRE(sum.has_value() == lo.has_value());
+    if (lo) {
+      CHECK(sum.value().unscaled == total);
+      CHECK(min.value().unscaled == *lo);
+      CHECK(max.value().unscaled == *hi);
+    }
+  }
+}
