@@ -8,9 +8,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <random>
+#include <tuple>
 #include <vector>
 
 using namespace colx::literals;
@@ -131,6 +134,52 @@ TEST_CASE("dec: sum, min and max in reduce, against a 128-bit loop", "[types]") 
       CHECK(sum.value().unscaled == total);
       CHECK(min.value().unscaled == *lo);
       CHECK(max.value().unscaled == *hi);
+    }
+  }
+}
+
+TEST_CASE("dec: group-by sum, min and max per group, against a 128-bit loop", "[types]") {
+  for (size_type const n : {0, 1, 257, 4097, 100003}) {
+    for (int const groups : {3, 5000}) {
+      CAPTURE(n, groups);
+      std::mt19937_64 rng(static_cast<std::uint64_t>(n) * 31 + static_cast<std::uint64_t>(groups));
+      std::vector<std::int32_t> k;
+      optionals<money> v;
+      std::map<std::int32_t, std::tuple<colx::int128_t, std::int64_t, std::int64_t, bool>> want;  // sum, min, max, any
+      for (size_type i = 0; i < n; ++i) {
+        auto const key = static_cast<std::int32_t>(rng() % static_cast<std::uint64_t>(groups));
+        k.push_back(key);
+        auto& w = want.try_emplace(key, 0, 0, 0, false).first->second;
+        if (rng() % 5 == 0) {
+          v.push_back(std::nullopt);
+          continue;
+        }
+        auto const u = static_cast<std::int64_t>(rng() % 200000000000000000ULL) - std::int64_t{99999999999999999};
+        v.push_back(m(u));
+        std::get<0>(w) += u;
+        std::get<1>(w) = std::get<3>(w) ? std::min(std::get<1>(w), u) : u;
+        std::get<2>(w) = std::get<3>(w) ? std::max(std::get<2>(w), u) : u;
+        std::get<3>(w) = true;
+      }
+      using S = colx::schema<colx::field<"k", std::int32_t, colx::not_null>, colx::field<"v", money>>;
+      colx::frame<S> const f(colx::test::column_of(k), colx::test::column_of(v));
+      auto const r = f | colx::group_by("k"_c) |
+                     colx::aggregate(colx::sum("v"_c).as<"s">(), colx::min("v"_c).as<"lo">(), colx::max("v"_c).as<"hi">());
+      CHECK(r["s"_c].type() == colx::data_type(colx::type_id::decimal128, -2));
+      auto const keys = colx::to_optional_vector(r["k"_c].view());
+      auto const sums = colx::to_optional_vector(r["s"_c].view());
+      auto const lows = colx::to_optional_vector(r["lo"_c].view());
+      auto const highs = colx::to_optional_vector(r["hi"_c].view());
+      REQUIRE(keys.size() == want.size());
+      int wrong = 0;
+      for (std::size_t i = 0; i < keys.size(); ++i) {
+        auto const& [sum, lo, hi, any] = want.at(*keys[i]);
+        bool const ok = any ? (sums[i] && sums[i]->unscaled == sum && lows[i] && lows[i]->unscaled == lo && highs[i] &&
+                               highs[i]->unscaled == hi)
+                            : (!sums[i] && !lows[i] && !highs[i]);
+        wrong += ok ? 0 : 1;
+      }
+      CHECK(wrong == 0);
     }
   }
 }

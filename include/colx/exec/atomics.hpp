@@ -6,6 +6,7 @@
 #include <colx/core/config.hpp>
 
 #include <colx/core/bit_cast.hpp>
+#include <colx/types/dec.hpp>
 #include <cstdint>
 #include <type_traits>
 
@@ -56,8 +57,27 @@ COLX_HOST_DEVICE void atomic_update(T* address, T value, Op op) {
 }
 
 template <class T>
+COLX_HOST_DEVICE T atomic_fetch_add(T* address, T value);
+
+// 128-bit integers (decimal sums): two 64-bit atomic adds, the low word's carry added to the high
+// word. A reader while adds are under way may see the halves out of step; each add is counted
+// exactly once, so the value is exact once they are done, which is when group-by reads it.
+// `words` are the two halves, low first (little-endian), each 8-byte aligned.
+COLX_HOST_DEVICE inline void atomic_add_128(unsigned long long* words, int128_t value) {
+  auto const v = static_cast<uint128_t>(value);
+  auto const lo = static_cast<unsigned long long>(v);
+  auto const hi = static_cast<unsigned long long>(v >> 64);
+  unsigned long long const before = atomic_fetch_add(words, lo);
+  unsigned long long const high = hi + (before + lo < before ? 1ULL : 0ULL);
+  if (high != 0) { atomic_fetch_add(words + 1, high); }
+}
+
+template <class T>
 COLX_HOST_DEVICE void atomic_add(T* address, T value) {
-  if constexpr (std::is_integral_v<T>) {
+  if constexpr (dec_type<T>) {
+    static_assert(sizeof(T) == 16, "atomic_add: decimal sums are 128-bit (dec<38, S>)");
+    atomic_add_128(reinterpret_cast<unsigned long long*>(&address->unscaled), value.unscaled);
+  } else if constexpr (std::is_integral_v<T>) {
     static_assert(sizeof(T) == 4 || sizeof(T) == 8, "atomic_add: 32- or 64-bit integers");
     // Unsigned arithmetic: a sum wraps like the element-wise operations.
     using bits = atomic_bits_t<T>;

@@ -52,14 +52,19 @@ struct sum {
       return total + v;
     }
   }
+  // v in the accumulator's type.
+  template <class T>
+  static constexpr COLX_HOST_DEVICE sum_t<T> widen(T v) {
+    if constexpr (dec_type<T>) {
+      return sum_t<T>{v.unscaled};
+    } else {
+      return static_cast<sum_t<T>>(v);
+    }
+  }
   template <class T>
   static constexpr COLX_HOST_DEVICE void add(state<T>& s, T v, size_type) {
     static_assert(std::is_arithmetic_v<T> || dec_type<T>, "colx::sum needs a number or a dec<P, S> (not strings or dates)");
-    if constexpr (dec_type<T>) {
-      s.total = plus(s.total, sum_t<T>{v.unscaled});
-    } else {
-      s.total = plus(s.total, static_cast<sum_t<T>>(v));
-    }
+    s.total = plus(s.total, widen(v));
     ++s.count;
   }
   template <class T>

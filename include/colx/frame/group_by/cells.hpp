@@ -95,6 +95,49 @@ struct group_cell<expr::kinds::sum, T, Nullable> {
   }
 };
 
+// A decimal sums to DEC(38, S) in 128 bits, kept as two 8-byte words so that a group's cells stay
+// 8-byte aligned behind the slot's one-word header; merges add them with atomic_add_128.
+struct sum_words {
+  unsigned long long lo;
+  unsigned long long hi;
+};
+template <class T, bool Nullable>
+  requires dec_type<T>
+struct group_cell<expr::kinds::sum, T, Nullable> {
+  static constexpr bool supported = true;
+  using acc = expr::kinds::sum_t<T>;
+  using value_type = acc;
+  static constexpr bool always_valid = false;
+  static constexpr bool uses_group_rows = false;
+  static constexpr bool shares_sum = false;
+  struct type {
+    sum_words total;
+    size_type n;  // valid values, for a nullable column's all-null groups
+  };
+  static constexpr COLX_HOST_DEVICE type identity() { return type{}; }
+  static constexpr COLX_HOST_DEVICE acc join(sum_words w) {
+    return acc{static_cast<int128_t>((static_cast<uint128_t>(w.hi) << 64) | w.lo)};
+  }
+  static constexpr COLX_HOST_DEVICE sum_words split(acc a) {
+    auto const u = static_cast<uint128_t>(a.unscaled);
+    return {static_cast<unsigned long long>(u), static_cast<unsigned long long>(u >> 64)};
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE void add(type& c, T v, size_type, Ctx const&) {
+    c.total = split(expr::kinds::sum::plus(join(c.total), expr::kinds::sum::widen(v)));
+    if constexpr (Nullable) { ++c.n; }
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE void merge(type* dst, type const& src, size_type, Ctx const&) {
+    atomic_add_128(&dst->total.lo, join(src.total).unscaled);
+    if constexpr (Nullable) { atomic_add(&dst->n, src.n); }
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE expr::maybe<acc, true> finish(type const& c, size_type, Ctx const&) {
+    return {join(c.total), !Nullable || c.n > 0};
+  }
+};
+
 // The starting value of a min (max): the largest (smallest) value, NaN for floats (any number
 // beats NaN, and a group of NaNs stays NaN).
 template <class T, bool IsMin>
