@@ -3,6 +3,7 @@
 // Shared by the benchmarks: event timing (median of repetitions), the device name, and a tiny
 // JSON record writer. No fmt: it does not compile under nvcc in C++20 mode.
 #include <colx/core/cuda_try.cuh>
+#include <colx/memory/stream.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -92,6 +93,29 @@ class json_records {
 
  private:
   std::vector<std::string> _records;
+};
+
+// A benchmark's stream, its copy roofline and its records: report() prints one line (milliseconds,
+// GB/s, percent of a roofline, and optionally the time against a reference) and records it.
+struct bench_context {
+  json_records json;
+  cudaStream_t raw;
+  stream_ref stream;
+  double copy_gbs = 0;  // device-to-device copy, bytes read + written
+
+  void report(std::string const& name, double ms, double bytes, double roofline_gbs, std::string const& against,
+              double ratio_base_ms = 0) {
+    double const gbs = bytes / ms / 1e6;
+    double const pct = 100.0 * gbs / roofline_gbs;
+    std::printf("%-58s %9.3f ms %8.1f GB/s %6.1f%% of %s", name.c_str(), ms, gbs, pct, against.c_str());
+    if (ratio_base_ms > 0) { std::printf("  (%.2fx the time of the reference)", ms / ratio_base_ms); }
+    std::printf("\n");
+    json.add(name, {{"ms", ms}, {"bytes", bytes}, {"GBps", gbs}, {"pct_of_roofline", pct}});
+  }
+  template <class F>
+  double time(F&& f, int reps = 20) {
+    return time_ms(raw, std::forward<F>(f), reps);
+  }
 };
 
 // The JSON path from `--json PATH`, or the default.

@@ -72,26 +72,7 @@ column<double> uniform_column(size_type n, std::uint64_t seed, double lo, double
   return column<double>(std::move(data), std::move(mask), null_count);
 }
 
-struct bench_context {
-  bench::json_records json;
-  cudaStream_t raw;
-  stream_ref stream;
-  double copy_gbs = 0;  // device-to-device copy, bytes read + written
-
-  void report(std::string const& name, double ms, double bytes, double roofline_gbs, std::string const& against,
-              double ratio_base_ms = 0) {
-    double const gbs = bytes / ms / 1e6;
-    double const pct = 100.0 * gbs / roofline_gbs;
-    std::printf("%-58s %9.3f ms %8.1f GB/s %6.1f%% of %s", name.c_str(), ms, gbs, pct, against.c_str());
-    if (ratio_base_ms > 0) { std::printf("  (%.2fx the time of the reference)", ms / ratio_base_ms); }
-    std::printf("\n");
-    json.add(name, {{"ms", ms}, {"bytes", bytes}, {"GBps", gbs}, {"pct_of_roofline", pct}});
-  }
-  template <class F>
-  double time(F&& f, int reps = 20) {
-    return bench::time_ms(raw, std::forward<F>(f), reps);
-  }
-};
+using bench::bench_context;
 
 // ---- element-wise chain ---------------------------------------------------------------------------
 

@@ -66,7 +66,7 @@ concept decimal_operand = dec_type<A> || dec_type<B>;
 // decimal32/64/128 carry no scale in the type: arithmetic or comparison on them would work on
 // unscaled integers (1.50 at scale 2 against 1.000 at scale 3 compared 150 with 1000).
 template <class A, class B>
-constexpr bool neither_runtime_scaled() {
+constexpr COLX_HOST_DEVICE bool neither_runtime_scaled() {
   static_assert(!is_runtime_scaled_decimal<A> && !is_runtime_scaled_decimal<B>,
                 "colx: a decimal32/64/128 column's scale is known only at run time, so expressions cannot compute "
                 "with it: declare the field as colx::dec<P, S> (SQL's DECIMAL(P, S))");
