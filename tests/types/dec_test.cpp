@@ -63,11 +63,11 @@ TEST_CASE("dec: arithmetic and comparisons are exact across scales", "[types]") 
   CHECK(money::from_double(2.345).unscaled == 235);
   CHECK(money::from_double(-0.125).unscaled == -13);
   CHECK(money::from_double(0.124).unscaled == 12);
-  // 128-bit products: 99999999999999.99 * 99999999999999.99 fits DEC(30, 4).
-  auto const big = m(9999999999999999);
+  // 128-bit products: 9999999999999.99 * 9999999999999.99 fits DEC(30, 4).
+  auto const big = m(999999999999999);
   auto const square = big * big;
   static_assert(std::is_same_v<decltype(square), dec<30, 4> const>);
-  CHECK(square.unscaled == static_cast<colx::int128_t>(9999999999999999) * 9999999999999999);
+  CHECK(square.unscaled == static_cast<colx::int128_t>(999999999999999) * 999999999999999);
 }
 
 TEST_CASE("dec: a derived column keeps its scale, and a filter compares values across scales", "[types]") {
@@ -118,8 +118,8 @@ TEST_CASE("dec: sum, min and max in reduce, against a 128-bit loop", "[types]") 
         v.push_back(std::nullopt);
         continue;
       }
-      // Values near the top of DEC(15, 2): their sum needs more than 64 bits at 100003 rows.
-      auto const u = static_cast<std::int64_t>(rng() % 200000000000000000ULL) - std::int64_t{99999999999999999};
+      // Values up to the top of DEC(15, 2): their sum needs more than 64 bits at 100003 rows.
+      auto const u = static_cast<std::int64_t>(rng() % 2000000000000000ULL) - std::int64_t{999999999999999};
       v.push_back(m(u));
       total += u;
       lo = lo ? std::min(*lo, u) : u;
@@ -154,7 +154,7 @@ TEST_CASE("dec: group-by sum, min and max per group, against a 128-bit loop", "[
           v.push_back(std::nullopt);
           continue;
         }
-        auto const u = static_cast<std::int64_t>(rng() % 200000000000000000ULL) - std::int64_t{99999999999999999};
+        auto const u = static_cast<std::int64_t>(rng() % 2000000000000000ULL) - std::int64_t{999999999999999};
         v.push_back(m(u));
         std::get<0>(w) += u;
         std::get<1>(w) = std::get<3>(w) ? std::min(std::get<1>(w), u) : u;
@@ -182,4 +182,36 @@ TEST_CASE("dec: group-by sum, min and max per group, against a 128-bit loop", "[
       CHECK(wrong == 0);
     }
   }
+}
+
+// Only a result whose precision SQL's cap at 38 digits cut can overflow; in an expression it is
+// then null (DuckDB raises an error), never a wrapped value.
+TEST_CASE("dec: a result beyond 38 digits is null", "[types]") {
+  using wide = dec<38, 2>;
+  using S = colx::schema<colx::field<"a", wide>, colx::field<"b", dec<20, 2>>>;
+  colx::int128_t const near_top = colx::detail::pow10_128(37) * 9;  // 9e37, 36 digits before the point
+  optionals<wide> a{wide::from_unscaled(near_top), wide::from_unscaled(-near_top), wide::from_unscaled(150), std::nullopt};
+  optionals<dec<20, 2>> b{dec<20, 2>::from_unscaled(colx::detail::pow10_128(19)), dec<20, 2>::from_unscaled(-200),
+                          dec<20, 2>::from_unscaled(-200), dec<20, 2>::from_unscaled(1)};
+  colx::frame<S> const f(colx::test::column_of(a), colx::test::column_of(b));
+  static_assert(colx::expr::ops::add::nulls_for<wide, wide> && !colx::expr::ops::add::nulls_for<money, money>);
+  static_assert(colx::expr::ops::mul::nulls_for<wide, dec<20, 2>> && !colx::expr::ops::mul::nulls_for<money, money>);
+  auto const r = f | colx::with_columns(("a"_c + "a"_c).as<"twice">(), ("a"_c - "a"_c).as<"zero">(), ("a"_c * "b"_c).as<"product">(),
+                                        ("b"_c * "b"_c).as<"square">());
+  auto const twice = colx::to_optional_vector(r["twice"_c].view());
+  auto const zero = colx::to_optional_vector(r["zero"_c].view());
+  auto const product = colx::to_optional_vector(r["product"_c].view());
+  auto const square = colx::to_optional_vector(r["square"_c].view());
+  CHECK_FALSE(twice[0].has_value());  // 1.8e38 does not fit
+  CHECK_FALSE(twice[1].has_value());
+  CHECK(twice[2]->unscaled == 300);
+  CHECK_FALSE(twice[3].has_value());  // a null input
+  CHECK(zero[0]->unscaled == 0);
+  CHECK(zero[1]->unscaled == 0);
+  CHECK_FALSE(product[0].has_value());  // 9e35 * 1e17 does not fit 38 digits
+  CHECK_FALSE(product[1].has_value());
+  CHECK(product[2]->unscaled == 150 * -200);
+  CHECK_FALSE(product[3].has_value());
+  CHECK_FALSE(square[0].has_value());  // (1e17)^2 at scale 4 is 10^38: one digit too many
+  CHECK(square[1]->unscaled == 40000);
 }

@@ -7,6 +7,7 @@
 #include <colx/core/integer_values.hpp>
 #include <colx/types/chrono.hpp>
 #include <colx/types/dec.hpp>
+#include <colx/expr/ops_bits.hpp>
 #include <colx/expr/ops_dates.hpp>
 #include <colx/expr/ops_strings.hpp>
 #include <colx/types/string_view.hpp>
@@ -63,6 +64,18 @@ using arithmetic_result = typename arithmetic_result_of<A, B>::type;
 // A decimal operand (types/dec.hpp): its operators give SQL's result types.
 template <class A, class B>
 concept decimal_operand = dec_type<A> || dec_type<B>;
+// Decimal results whose precision the cap at 38 digits cut, which alone can overflow.
+template <class A, class B>
+inline constexpr bool capped_decimal_sum = false;
+template <class A, class B>
+  requires colx::detail::dec_operands<A, B>
+inline constexpr bool capped_decimal_sum<A, B> = colx::detail::sum_capped<colx::detail::as_dec<A>, colx::detail::as_dec<B>>;
+template <class A, class B>
+inline constexpr bool capped_decimal_product = false;
+template <class A, class B>
+  requires colx::detail::dec_operands<A, B>
+inline constexpr bool capped_decimal_product<A, B> =
+    colx::detail::product_capped<colx::detail::as_dec<A>, colx::detail::as_dec<B>>;
 // decimal32/64/128 carry no scale in the type: arithmetic or comparison on them would work on
 // unscaled integers (1.50 at scale 2 against 1.000 at scale 3 compared 150 with 1000).
 template <class A, class B>
@@ -109,25 +122,39 @@ constexpr COLX_HOST_DEVICE bool value_less_equal(A a, B b) {
 }
 }  // namespace detail
 
+// + - *: integers wrap within their type; a decimal result whose precision SQL capped at 38 digits
+// is checked, and is null where it does not fit (types/dec.hpp), where DuckDB raises an error.
 struct add {
   static constexpr char const* symbol = "+";
+  static constexpr bool produces_nulls = true;
   template <class A, class B>
-  static constexpr COLX_HOST_DEVICE auto apply(A a, B b) {
+  static constexpr bool nulls_for = detail::capped_decimal_sum<A, B>;
+  template <class A, class B>
+  static constexpr COLX_HOST_DEVICE auto apply(A a, B b, bool& valid) {
     static_assert(detail::neither_runtime_scaled<A, B>());
-    if constexpr (std::is_arithmetic_v<A> && std::is_arithmetic_v<B>) {
+    if constexpr (nulls_for<A, B>) {
+      return colx::detail::checked_add<colx::detail::as_dec<A>, colx::detail::as_dec<B>, false>(
+          colx::detail::to_dec(a), colx::detail::to_dec(b), valid);
+    } else if constexpr (std::is_arithmetic_v<A> && std::is_arithmetic_v<B>) {
       using R = detail::arithmetic_result<A, B>;
       return detail::wrapping<R>(a, b, [](auto x, auto y) { return x + y; });
     } else {
-      return a + b;  // timestamp + duration, duration + duration
+      return a + b;  // decimals; timestamp + duration, duration + duration
     }
   }
 };
 struct sub {
   static constexpr char const* symbol = "-";
+  static constexpr bool produces_nulls = true;
   template <class A, class B>
-  static constexpr COLX_HOST_DEVICE auto apply(A a, B b) {
+  static constexpr bool nulls_for = detail::capped_decimal_sum<A, B>;
+  template <class A, class B>
+  static constexpr COLX_HOST_DEVICE auto apply(A a, B b, bool& valid) {
     static_assert(detail::neither_runtime_scaled<A, B>());
-    if constexpr (std::is_arithmetic_v<A> && std::is_arithmetic_v<B>) {
+    if constexpr (nulls_for<A, B>) {
+      return colx::detail::checked_add<colx::detail::as_dec<A>, colx::detail::as_dec<B>, true>(
+          colx::detail::to_dec(a), colx::detail::to_dec(b), valid);
+    } else if constexpr (std::is_arithmetic_v<A> && std::is_arithmetic_v<B>) {
       using R = detail::arithmetic_result<A, B>;
       return detail::wrapping<R>(a, b, [](auto x, auto y) { return x - y; });
     } else {
@@ -137,10 +164,15 @@ struct sub {
 };
 struct mul {
   static constexpr char const* symbol = "*";
+  static constexpr bool produces_nulls = true;
   template <class A, class B>
-  static constexpr COLX_HOST_DEVICE auto apply(A a, B b) {
+  static constexpr bool nulls_for = detail::capped_decimal_product<A, B>;
+  template <class A, class B>
+  static constexpr COLX_HOST_DEVICE auto apply(A a, B b, bool& valid) {
     static_assert(detail::neither_runtime_scaled<A, B>());
-    if constexpr (detail::decimal_operand<A, B>) {
+    if constexpr (nulls_for<A, B>) {
+      return colx::detail::checked_mul(colx::detail::to_dec(a), colx::detail::to_dec(b), valid);
+    } else if constexpr (detail::decimal_operand<A, B>) {
       return a * b;
     } else {
       using R = detail::arithmetic_result<A, B>;
@@ -227,54 +259,6 @@ COLX_COMPARISON(less_equal, "<=", detail::value_less_equal(a, b))
 COLX_COMPARISON(greater, ">", detail::value_less(b, a))
 COLX_COMPARISON(greater_equal, ">=", detail::value_less_equal(b, a))
 #undef COLX_COMPARISON
-
-#define COLX_BITWISE(Name, Op)                                                                               \
-  struct Name {                                                                                              \
-    static constexpr char const* symbol = #Op;                                                               \
-    template <class A, class B>                                                                              \
-    static constexpr COLX_HOST_DEVICE auto apply(A a, B b) {                                                 \
-      static_assert(std::is_integral_v<A> && std::is_integral_v<B>, "colx: bitwise operators need integer columns"); \
-      return a Op b;                                                                                         \
-    }                                                                                                        \
-  };
-COLX_BITWISE(bit_and, &)
-COLX_BITWISE(bit_or, |)
-COLX_BITWISE(bit_xor, ^)
-#undef COLX_BITWISE
-
-// Shifts by a negative amount or by the width or more are null (undefined in C++).
-struct shift_left {
-  static constexpr char const* symbol = "<<";
-  static constexpr bool produces_nulls = true;
-  template <class A, class B>
-  static constexpr bool nulls_for = true;
-  template <class A, class B>
-  static constexpr COLX_HOST_DEVICE auto apply(A a, B b, bool& valid) {
-    static_assert(std::is_integral_v<A> && std::is_integral_v<B>, "colx: shifts need integer columns");
-    using R = decltype(a << b);
-    if (b < 0 || b >= static_cast<B>(sizeof(R) * 8)) {
-      valid = false;
-      return R{0};
-    }
-    return static_cast<R>(static_cast<std::make_unsigned_t<R>>(a) << b);
-  }
-};
-struct shift_right {
-  static constexpr char const* symbol = ">>";
-  static constexpr bool produces_nulls = true;
-  template <class A, class B>
-  static constexpr bool nulls_for = true;
-  template <class A, class B>
-  static constexpr COLX_HOST_DEVICE auto apply(A a, B b, bool& valid) {
-    static_assert(std::is_integral_v<A> && std::is_integral_v<B>, "colx: shifts need integer columns");
-    using R = decltype(a >> b);
-    if (b < 0 || b >= static_cast<B>(sizeof(R) * 8)) {
-      valid = false;
-      return R{0};
-    }
-    return static_cast<R>(a >> b);
-  }
-};
 
 struct pow {
   static constexpr char const* symbol = "pow";

@@ -10,8 +10,10 @@
 //   a * b         DEC(P1 + P2, S1 + S2)
 //   a / b         DOUBLE (as DuckDB)
 // precision capped at 38. An integer operand is a DEC(digits, 0) (int32: DEC(10, 0)); a floating
-// point one makes the result a double. Comparisons compare values across scales. A result that
-// does not fit its precision wraps like integer arithmetic: that is not checked yet (issue 16).
+// point one makes the result a double. Comparisons compare values across scales. Values within
+// their precision cannot give a result beyond its precision unless the cap cut it: only then is
+// the result checked (checked_add, checked_mul), and in expressions one that does not fit is null
+// (expr/ops.hpp), where DuckDB raises an error.
 #include <colx/core/config.hpp>
 #include <colx/types/decimal.hpp>
 
@@ -39,11 +41,11 @@ constexpr COLX_HOST_DEVICE int128_t pow10_128(int n) {
   for (int i = 0; i < n; ++i) { r *= 10; }
   return r;
 }
-constexpr int min_int(int a, int b) { return a < b ? a : b; }
+constexpr COLX_HOST_DEVICE int min_int(int a, int b) { return a < b ? a : b; }
 // std::make_unsigned, which strict C++20 does not define for __int128.
 template <class R>
 using unsigned_rep = std::conditional_t<std::is_same_v<R, int128_t>, uint128_t, std::make_unsigned_t<std::conditional_t<std::is_same_v<R, int128_t>, int, R>>>;
-constexpr int max_int(int a, int b) { return a < b ? b : a; }
+constexpr COLX_HOST_DEVICE int max_int(int a, int b) { return a < b ? b : a; }
 
 }  // namespace detail
 
@@ -158,6 +160,52 @@ constexpr COLX_HOST_DEVICE auto dec_add(A a, B b) {
     y = static_cast<rep>(U{0} - static_cast<U>(y));
   }
   return R{wrap_add(x, y)};
+}
+
+// Whether the cap at 38 digits cut the result's precision: only then can it overflow.
+template <class A, class B>
+inline constexpr bool sum_capped = max_int(A::precision - A::scale, B::precision - B::scale) + max_int(A::scale, B::scale) + 1 > 38;
+template <class A, class B>
+inline constexpr bool product_capped = A::precision + B::precision > 38;
+
+constexpr COLX_HOST_DEVICE bool within_38_digits(int128_t v) {
+  int128_t const limit = pow10_128(38);
+  return v > -limit && v < limit;
+}
+constexpr COLX_HOST_DEVICE int128_t magnitude(int128_t v) { return v < 0 ? -v : v; }
+
+// a + b (or a - b) when sum_capped: false in `valid` when an operand does not fit the result's
+// scale or the result its 38 digits.
+template <class A, class B, bool Subtract>
+constexpr COLX_HOST_DEVICE dec_sum_t<A, B> checked_add(A a, B b, bool& valid) {
+  using R = dec_sum_t<A, B>;
+  constexpr int128_t a_room = pow10_128(38 - (R::scale - A::scale));  // bounds before rescaling
+  constexpr int128_t b_room = pow10_128(38 - (R::scale - B::scale));
+  if (magnitude(a.unscaled) >= a_room || magnitude(b.unscaled) >= b_room) {
+    valid = false;
+    return R{0};
+  }
+  int128_t const x = a.template rescaled<R::scale>();
+  int128_t y = b.template rescaled<R::scale>();
+  if constexpr (Subtract) { y = -y; }
+  int128_t const r = wrap_add(x, y);  // both below 10^38: a wrap flips the sign against both
+  if (((x ^ r) & (y ^ r)) < 0 || !within_38_digits(r)) {
+    valid = false;
+    return R{0};
+  }
+  return R{r};
+}
+// a * b when product_capped.
+template <class A, class B>
+constexpr COLX_HOST_DEVICE dec_product_t<A, B> checked_mul(A a, B b, bool& valid) {
+  using R = dec_product_t<A, B>;
+  int128_t const x = a.unscaled;
+  int128_t const y = b.unscaled;
+  if (x != 0 && magnitude(y) > (pow10_128(38) - 1) / magnitude(x)) {
+    valid = false;
+    return R{0};
+  }
+  return R{x * y};
 }
 
 // Sign of a - b by value, across scales (int128 holds both at the larger scale: 38 digits).
