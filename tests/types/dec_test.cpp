@@ -9,7 +9,9 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <random>
@@ -214,4 +216,60 @@ TEST_CASE("dec: a result beyond 38 digits is null", "[types]") {
   CHECK_FALSE(product[3].has_value());
   CHECK_FALSE(square[0].has_value());  // (1e17)^2 at scale 4 is 10^38: one digit too many
   CHECK(square[1]->unscaled == 40000);
+}
+
+// CAST, as DuckDB: decimals rescale with halves away from zero, integers and doubles convert with
+// the same rounding, and a value the target cannot hold is null (DuckDB raises an error).
+TEST_CASE("dec: casts to and from decimals", "[types]") {
+  using S = colx::schema<colx::field<"p", money>, colx::field<"i", std::int32_t>, colx::field<"x", double>>;
+  optionals<money> p{m(125), m(-125), m(999999999999999), m(4), std::nullopt};
+  optionals<std::int32_t> i{7, -7, 2147483647, 0, 1};
+  optionals<double> x{2.345, -0.125, std::numeric_limits<double>::quiet_NaN(), 1e20, std::numeric_limits<double>::infinity()};
+  colx::frame<S> const f(colx::test::column_of(p), colx::test::column_of(i), colx::test::column_of(x));
+  auto const r = f | colx::with_columns(colx::cast<dec<15, 1>>("p"_c).as<"one_digit">(), colx::cast<dec<9, 4>>("p"_c).as<"wider">(),
+                                        colx::cast<std::int32_t>("p"_c).as<"int">(), colx::cast<double>("p"_c).as<"dbl">(),
+                                        colx::cast<dec<5, 2>>("i"_c).as<"from_int">(), colx::cast<money>("x"_c).as<"from_dbl">());
+  auto const unscaled = [](auto const& v) {
+    std::vector<std::optional<colx::int128_t>> out;
+    for (auto const& e : v) { out.push_back(e ? std::optional<colx::int128_t>(e->unscaled) : std::nullopt); }
+    return out;
+  };
+  using w = std::vector<std::optional<colx::int128_t>>;
+  CHECK(unscaled(colx::to_optional_vector(r["one_digit"_c].view())) == w{13, -13, 100000000000000, 0, std::nullopt});
+  CHECK(unscaled(colx::to_optional_vector(r["wider"_c].view())) == w{12500, -12500, std::nullopt, 400, std::nullopt});
+  // 1.25 rounds to 1; 9999999999999.99 is beyond int32: null.
+  CHECK(colx::to_optional_vector(r["int"_c].view()) == optionals<std::int32_t>{1, -1, std::nullopt, 0, std::nullopt});
+  CHECK(colx::to_optional_vector(r["dbl"_c].view()) == optionals<double>{1.25, -1.25, 9999999999999.99, 0.04, std::nullopt});
+  CHECK(unscaled(colx::to_optional_vector(r["from_int"_c].view())) == w{700, -700, std::nullopt, 0, 100});
+  CHECK(unscaled(colx::to_optional_vector(r["from_dbl"_c].view())) == w{235, -13, std::nullopt, std::nullopt, std::nullopt});
+}
+
+TEST_CASE("dec: mean, var and std are doubles, in reduce and per group", "[types]") {
+  using S = colx::schema<colx::field<"k", std::int32_t, colx::not_null>, colx::field<"v", money>>;
+  std::vector<std::int32_t> k{1, 1, 1, 2, 2, 3};
+  optionals<money> v{m(100), m(200), m(600), m(-150), std::nullopt, std::nullopt};
+  colx::frame<S> const f(colx::test::column_of(k), colx::test::column_of(v));
+  auto const [mean, var, sd] = f | colx::reduce(colx::mean("v"_c), colx::var("v"_c), colx::std("v"_c));
+  // The reference: the same values as doubles, sample variance (ddof 1) as pandas and DuckDB.
+  double const values[] = {1.0, 2.0, 6.0, -1.5};
+  double const mu = (1.0 + 2.0 + 6.0 - 1.5) / 4;
+  double ss = 0;
+  for (double const d : values) { ss += (d - mu) * (d - mu); }
+  CHECK(mean.value() == Approx(mu));
+  CHECK(var.value() == Approx(ss / 3));
+  CHECK(sd.value() == Approx(std::sqrt(ss / 3)));
+  auto const g = f | colx::group_by(colx::group_by_options{.sorted = true}, "k"_c) |
+                 colx::aggregate(colx::mean("v"_c).as<"mean">(), colx::sum("v"_c).as<"sum">(), colx::var("v"_c).as<"var">());
+  auto const means = colx::to_optional_vector(g["mean"_c].view());
+  auto const sums = colx::to_optional_vector(g["sum"_c].view());
+  auto const vars = colx::to_optional_vector(g["var"_c].view());
+  REQUIRE(means.size() == 3);
+  CHECK(*means[0] == Approx(3.0));
+  CHECK(*means[1] == Approx(-1.5));
+  CHECK_FALSE(means[2].has_value());
+  CHECK(sums[0]->unscaled == 900);
+  CHECK(sums[1]->unscaled == -150);
+  CHECK_FALSE(sums[2].has_value());
+  CHECK(*vars[0] == Approx(7.0));  // 1, 2, 6: mean 3, squares 4 + 1 + 9 over 2
+  CHECK_FALSE(vars[1].has_value());
 }

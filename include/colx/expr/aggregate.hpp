@@ -172,8 +172,8 @@ struct moment {
   using state = moments;
   template <class T>
   static constexpr COLX_HOST_DEVICE void add(moments& s, T v, size_type) {
-    static_assert(std::is_arithmetic_v<T>, "colx::mean/var/std need a numeric expression");
-    auto const x = static_cast<double>(v);
+    static_assert(std::is_arithmetic_v<T> || dec_type<T>, "colx::mean/var/std need a numeric expression");
+    double const x = colx::detail::as_double(v);  // a decimal's mean, var and std are doubles, as DuckDB's
     ++s.n;
     double const delta = x - s.mean;
     s.mean += delta / static_cast<double>(s.n);

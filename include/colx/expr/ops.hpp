@@ -327,10 +327,14 @@ struct cast {
   static constexpr char const* symbol = "cast";
   static constexpr bool produces_nulls = true;
   template <class A>
-  static constexpr bool nulls_for = std::is_floating_point_v<A> && plain_integer<T>;
+  static constexpr bool nulls_for = (std::is_floating_point_v<A> && plain_integer<T>) || dec_type<T> || (dec_type<A> && plain_integer<T>);
   template <class A>
   static constexpr COLX_HOST_DEVICE T apply(A a, bool& valid) {
-    if constexpr (nulls_for<A>) {
+    static_assert(!is_runtime_scaled_decimal<A> && !is_runtime_scaled_decimal<T>,
+                  "colx: cast needs a decimal's scale in its type: declare the field as colx::dec<P, S>");
+    if constexpr (dec_type<T> || dec_type<A>) {
+      return colx::detail::cast_decimal<T>(a, valid);
+    } else if constexpr (nulls_for<A>) {
       // |truncated a| < 2^digits: exact bounds as doubles (2^63 for int64, 2^64 for uint64).
       constexpr double bound = static_cast<double>(T{1} << (std::numeric_limits<T>::digits - 1)) * 2.0;
       constexpr double lowest = std::is_signed_v<T> ? -bound : 0.0;

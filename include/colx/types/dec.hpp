@@ -162,52 +162,6 @@ constexpr COLX_HOST_DEVICE auto dec_add(A a, B b) {
   return R{wrap_add(x, y)};
 }
 
-// Whether the cap at 38 digits cut the result's precision: only then can it overflow.
-template <class A, class B>
-inline constexpr bool sum_capped = max_int(A::precision - A::scale, B::precision - B::scale) + max_int(A::scale, B::scale) + 1 > 38;
-template <class A, class B>
-inline constexpr bool product_capped = A::precision + B::precision > 38;
-
-constexpr COLX_HOST_DEVICE bool within_38_digits(int128_t v) {
-  int128_t const limit = pow10_128(38);
-  return v > -limit && v < limit;
-}
-constexpr COLX_HOST_DEVICE int128_t magnitude(int128_t v) { return v < 0 ? -v : v; }
-
-// a + b (or a - b) when sum_capped: false in `valid` when an operand does not fit the result's
-// scale or the result its 38 digits.
-template <class A, class B, bool Subtract>
-constexpr COLX_HOST_DEVICE dec_sum_t<A, B> checked_add(A a, B b, bool& valid) {
-  using R = dec_sum_t<A, B>;
-  constexpr int128_t a_room = pow10_128(38 - (R::scale - A::scale));  // bounds before rescaling
-  constexpr int128_t b_room = pow10_128(38 - (R::scale - B::scale));
-  if (magnitude(a.unscaled) >= a_room || magnitude(b.unscaled) >= b_room) {
-    valid = false;
-    return R{0};
-  }
-  int128_t const x = a.template rescaled<R::scale>();
-  int128_t y = b.template rescaled<R::scale>();
-  if constexpr (Subtract) { y = -y; }
-  int128_t const r = wrap_add(x, y);  // both below 10^38: a wrap flips the sign against both
-  if (((x ^ r) & (y ^ r)) < 0 || !within_38_digits(r)) {
-    valid = false;
-    return R{0};
-  }
-  return R{r};
-}
-// a * b when product_capped.
-template <class A, class B>
-constexpr COLX_HOST_DEVICE dec_product_t<A, B> checked_mul(A a, B b, bool& valid) {
-  using R = dec_product_t<A, B>;
-  int128_t const x = a.unscaled;
-  int128_t const y = b.unscaled;
-  if (x != 0 && magnitude(y) > (pow10_128(38) - 1) / magnitude(x)) {
-    valid = false;
-    return R{0};
-  }
-  return R{x * y};
-}
-
 // Sign of a - b by value, across scales (int128 holds both at the larger scale: 38 digits).
 template <class A, class B>
 constexpr COLX_HOST_DEVICE int dec_compare(A a, B b) {
@@ -321,3 +275,5 @@ constexpr COLX_HOST_DEVICE bool operator!=(A a, B b) {
 }
 
 }  // namespace colx
+
+#include <colx/types/dec_checked.hpp>  // overflow-checked arithmetic and CAST, which need the operators above

@@ -30,10 +30,10 @@ inline constexpr std::uint64_t unset_shift_bits = 0x7ff8dead00000000ull;  // a N
 // share it), over the count of values; var, std: shifted sums.
 template <int Statistic, class T, bool Nullable>
 struct group_cell<expr::kinds::moment<Statistic>, T, Nullable> {
-  static constexpr bool supported = std::is_arithmetic_v<T>;
+  static constexpr bool supported = std::is_arithmetic_v<T> || dec_type<T>;  // a decimal's are doubles, as DuckDB's
   static constexpr bool shifted = Statistic != 0;
   static constexpr bool uses_group_rows = !Nullable;
-  static constexpr bool shares_sum = !shifted;
+  static constexpr bool shares_sum = !shifted && !dec_type<T>;  // a decimal's sum cell is 128-bit
   using value_type = double;
   static constexpr bool always_valid = false;
   using sums = std::conditional_t<Nullable, counted_sum<double>, plain_sum<double>>;
@@ -52,7 +52,7 @@ struct group_cell<expr::kinds::moment<Statistic>, T, Nullable> {
   }
   template <class Ctx>
   static COLX_HOST_DEVICE void add(type& c, T v, size_type, Ctx const&) {
-    auto const x = static_cast<double>(v);
+    double const x = colx::detail::as_double(v);
     if constexpr (shifted) {
       if (colx::bit_cast<std::uint64_t>(c.shift) == unset_shift_bits) { c.shift = x; }
       double const d = x - c.shift;

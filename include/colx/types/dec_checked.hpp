@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// dec<P, S> arithmetic that can fail, checked (types/dec.hpp has the type and its plain
+// operators): + - * whose precision SQL's 38-digit cap cut, and CAST to and from decimals. Each
+// sets `valid` false where the result does not fit; expressions make that a null.
+#include <colx/types/dec.hpp>
+
+namespace colx::detail {
+
+// Whether the cap at 38 digits cut the result's precision: only then can it overflow.
+template <class A, class B>
+inline constexpr bool sum_capped = max_int(A::precision - A::scale, B::precision - B::scale) + max_int(A::scale, B::scale) + 1 > 38;
+template <class A, class B>
+inline constexpr bool product_capped = A::precision + B::precision > 38;
+
+constexpr COLX_HOST_DEVICE bool within_38_digits(int128_t v) {
+  int128_t const limit = pow10_128(38);
+  return v > -limit && v < limit;
+}
+constexpr COLX_HOST_DEVICE int128_t magnitude(int128_t v) { return v < 0 ? -v : v; }
+
+// a + b (or a - b) when sum_capped: false in `valid` when an operand does not fit the result's
+// scale or the result its 38 digits.
+template <class A, class B, bool Subtract>
+constexpr COLX_HOST_DEVICE dec_sum_t<A, B> checked_add(A a, B b, bool& valid) {
+  using R = dec_sum_t<A, B>;
+  constexpr int128_t a_room = pow10_128(38 - (R::scale - A::scale));  // bounds before rescaling
+  constexpr int128_t b_room = pow10_128(38 - (R::scale - B::scale));
+  if (magnitude(a.unscaled) >= a_room || magnitude(b.unscaled) >= b_room) {
+    valid = false;
+    return R{0};
+  }
+  int128_t const x = a.template rescaled<R::scale>();
+  int128_t y = b.template rescaled<R::scale>();
+  if constexpr (Subtract) { y = -y; }
+  int128_t const r = wrap_add(x, y);  // both below 10^38: a wrap flips the sign against both
+  if (((x ^ r) & (y ^ r)) < 0 || !within_38_digits(r)) {
+    valid = false;
+    return R{0};
+  }
+  return R{r};
+}
+// a * b when product_capped.
+template <class A, class B>
+constexpr COLX_HOST_DEVICE dec_product_t<A, B> checked_mul(A a, B b, bool& valid) {
+  using R = dec_product_t<A, B>;
+  int128_t const x = a.unscaled;
+  int128_t const y = b.unscaled;
+  if (x != 0 && magnitude(y) > (pow10_128(38) - 1) / magnitude(x)) {
+    valid = false;
+    return R{0};
+  }
+  return R{x * y};
+}
+
+// v / 10^k, halves away from zero (SQL's rounding of decimals).
+constexpr COLX_HOST_DEVICE int128_t divide_rounding(int128_t v, int k) {
+  int128_t const d = pow10_128(k);
+  int128_t q = v / d;
+  int128_t const r = v % d;
+  if (2 * magnitude(r) >= d) { q += v < 0 ? -1 : 1; }
+  return q;
+}
+
+// CAST(v AS To), where To or v is a dec: decimals rescale (halves away from zero when digits go),
+// integers and floating point convert with the same rounding, and a value To cannot hold (more
+// digits than its precision, NaN, infinity) sets `valid` false, where DuckDB raises an error.
+template <class To, class From>
+constexpr COLX_HOST_DEVICE To cast_decimal(From v, bool& valid) {
+  if constexpr (dec_type<To>) {
+    int128_t u = 0;
+    if constexpr (dec_type<From>) {
+      if constexpr (To::scale >= From::scale) {
+        if (magnitude(v.unscaled) >= pow10_128(38 - (To::scale - From::scale))) {
+          valid = false;
+          return To{};
+        }
+        u = v.template rescaled<To::scale>();
+      } else {
+        u = divide_rounding(v.unscaled, From::scale - To::scale);
+      }
+    } else if constexpr (std::is_floating_point_v<From>) {
+      double const scaled = static_cast<double>(v) * static_cast<double>(pow10_128(To::scale));
+      double const rounded = scaled < 0 ? scaled - 0.5 : scaled + 0.5;
+      if (!(rounded > -static_cast<double>(pow10_128(To::precision)) && rounded < static_cast<double>(pow10_128(To::precision)))) {
+        valid = false;  // NaN fails both
+        return To{};
+      }
+      u = static_cast<int128_t>(rounded);
+    } else {  // an integer
+      static_assert(std::is_integral_v<From>, "colx: cast to dec<P, S> takes a number or a decimal");
+      if (magnitude(static_cast<int128_t>(v)) >= pow10_128(To::precision - To::scale)) {
+        valid = false;
+        return To{};
+      }
+      u = static_cast<int128_t>(v) * pow10_128(To::scale);
+    }
+    if (magnitude(u) >= pow10_128(To::precision)) {
+      valid = false;
+      return To{};
+    }
+    return To{static_cast<typename To::rep>(u)};
+  } else if constexpr (std::is_floating_point_v<To>) {
+    return static_cast<To>(v.to_double());
+  } else {  // dec to an integer: rounded, null beyond the integer's range
+    static_assert(std::is_integral_v<To>, "colx: a dec<P, S> casts to a dec, an integer or a floating-point type");
+    int128_t const r = divide_rounding(v.unscaled, From::scale);
+    constexpr bool is_signed = static_cast<To>(-1) < static_cast<To>(0);
+    constexpr int128_t hi = static_cast<int128_t>(is_signed ? (static_cast<uint128_t>(1) << (8 * sizeof(To) - 1)) - 1
+                                                            : (static_cast<uint128_t>(1) << (8 * sizeof(To))) - 1);
+    constexpr int128_t lo = is_signed ? -hi - 1 : 0;
+    if (r < lo || r > hi) {
+      valid = false;
+      return To{};
+    }
+    return static_cast<To>(r);
+  }
+}
+
+}  // namespace colx::detail
