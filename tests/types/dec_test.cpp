@@ -32,9 +32,14 @@ static_assert(sizeof(dec<9, 2>) == 4 && sizeof(dec<18, 2>) == 8 && sizeof(dec<19
 static_assert(colx::type_to_id<money> == colx::type_id::decimal64);
 static_assert(colx::type_to_id<dec<38, 10>> == colx::type_id::decimal128);
 static_assert(colx::data_type_of<money>() == colx::data_type(colx::type_id::decimal64, -2));
-// DuckDB: DECIMAL(15,2) + DECIMAL(15,3) is DECIMAL(17,3); * is DECIMAL(30,5); 1 - DECIMAL(15,2) is DECIMAL(16,2).
+// The types DuckDB 2.0 gives: DECIMAL(15,2) + DECIMAL(15,3) is DECIMAL(17,3); * is DECIMAL(18,5)
+// (both fit 64 bits: the product stays there, checked); DECIMAL(18,10) * DECIMAL(18,10) is
+// DECIMAL(36,20); DECIMAL(15,2) * BIGINT is DECIMAL(34,2); 1 - DECIMAL(15,2) is DECIMAL(16,2).
 static_assert(std::is_same_v<decltype(money{} + dec<15, 3>{}), dec<17, 3>>);
-static_assert(std::is_same_v<decltype(money{} * dec<15, 3>{}), dec<30, 5>>);
+static_assert(std::is_same_v<decltype(money{} * dec<15, 3>{}), dec<18, 5>>);
+static_assert(std::is_same_v<decltype(dec<18, 10>{} * dec<18, 10>{}), dec<36, 20>>);
+static_assert(std::is_same_v<decltype(money{} * std::int64_t{}), dec<34, 2>>);
+static_assert(std::is_same_v<decltype(money{} * 3), dec<18, 2>>);
 static_assert(std::is_same_v<decltype(1 - money{}), dec<16, 2>>);
 static_assert(std::is_same_v<decltype(money{} / money{}), double>);
 static_assert(std::is_same_v<decltype(money{} * 2.0), double>);
@@ -65,10 +70,10 @@ TEST_CASE("dec: arithmetic and comparisons are exact across scales", "[types]") 
   CHECK(money::from_double(2.345).unscaled == 235);
   CHECK(money::from_double(-0.125).unscaled == -13);
   CHECK(money::from_double(0.124).unscaled == 12);
-  // 128-bit products: 9999999999999.99 * 9999999999999.99 fits DEC(30, 4).
-  auto const big = m(999999999999999);
+  // 128-bit products: DEC(20, 2) squared is DEC(38, 4).
+  auto const big = dec<20, 2>::from_unscaled(999999999999999);
   auto const square = big * big;
-  static_assert(std::is_same_v<decltype(square), dec<30, 4> const>);
+  static_assert(std::is_same_v<decltype(square), dec<38, 4> const>);
   CHECK(square.unscaled == static_cast<colx::int128_t>(999999999999999) * 999999999999999);
 }
 
@@ -81,9 +86,10 @@ TEST_CASE("dec: a derived column keeps its scale, and a filter compares values a
   colx::frame<S> const f(colx::test::column_of(price), colx::test::column_of(discount), colx::test::column_of(limit));
 
   // Was: a decimal expression in with_columns made a column of scale 0 (1.50 printed as 150).
+  // DEC(15,2) * DEC(16,2) is DEC(18,4), 64-bit, as DuckDB's.
   auto const derived = f | colx::with_columns(("price"_c * (1 - "discount"_c)).as<"net">());
   auto const net = derived["net"_c];
-  CHECK(net.type() == colx::data_type(colx::type_id::decimal128, -4));
+  CHECK(net.type() == colx::data_type(colx::type_id::decimal64, -4));
   auto const got = colx::to_optional_vector(net.view());
   REQUIRE(got.size() == 5);
   CHECK(got[0]->unscaled == 13500);  // 1.50 * 0.90 = 1.3500
@@ -197,7 +203,8 @@ TEST_CASE("dec: a result beyond 38 digits is null", "[types]") {
                           dec<20, 2>::from_unscaled(-200), dec<20, 2>::from_unscaled(1)};
   colx::frame<S> const f(colx::test::column_of(a), colx::test::column_of(b));
   static_assert(colx::expr::ops::add::nulls_for<wide, wide> && !colx::expr::ops::add::nulls_for<money, money>);
-  static_assert(colx::expr::ops::mul::nulls_for<wide, dec<20, 2>> && !colx::expr::ops::mul::nulls_for<money, money>);
+  static_assert(colx::expr::ops::mul::nulls_for<wide, dec<20, 2>> && !colx::expr::ops::mul::nulls_for<dec<9, 2>, dec<9, 2>>);
+  static_assert(colx::expr::ops::mul::nulls_for<money, money>);  // DEC(18, 4), as DuckDB: checked
   auto const r = f | colx::with_columns(("a"_c + "a"_c).as<"twice">(), ("a"_c - "a"_c).as<"zero">(), ("a"_c * "b"_c).as<"product">(),
                                         ("b"_c * "b"_c).as<"square">());
   auto const twice = colx::to_optional_vector(r["twice"_c].view());
@@ -272,4 +279,18 @@ TEST_CASE("dec: mean, var and std are doubles, in reduce and per group", "[types
   CHECK_FALSE(sums[2].has_value());
   CHECK(*vars[0] == Approx(7.0));  // 1, 2, 6: mean 3, squares 4 + 1 + 9 over 2
   CHECK_FALSE(vars[1].has_value());
+}
+
+// DEC(15,2) * DEC(15,2) is DEC(18,4) in DuckDB, kept in 64 bits: a product of 19 digits is null.
+TEST_CASE("dec: a 64-bit product beyond 18 digits is null", "[types]") {
+  using S = colx::schema<colx::field<"a", money>>;
+  optionals<money> a{m(999999999), m(1000000000), m(-1000000000), m(12345)};  // 9999999.99, 10^7, -10^7, 123.45
+  colx::frame<S> const f(colx::test::column_of(a));
+  auto const r = f | colx::with_columns(("a"_c * "a"_c).as<"sq">());
+  static_assert(std::is_same_v<typename std::remove_cvref_t<decltype(r["sq"_c])>::value_type, dec<18, 4>>);
+  auto const sq = colx::to_optional_vector(r["sq"_c].view());
+  CHECK(sq[0]->unscaled == std::int64_t{999999999} * 999999999);  // 99999998000000.0001 fits
+  CHECK_FALSE(sq[1].has_value());  // 10^14 at scale 4 needs 19 digits
+  CHECK_FALSE(sq[2].has_value());
+  CHECK(sq[3]->unscaled == std::int64_t{12345} * 12345);
 }

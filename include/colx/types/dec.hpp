@@ -7,9 +7,10 @@
 //
 // Arithmetic follows SQL (DuckDB) result types, worked out at compile time:
 //   a + b, a - b  DEC(max(P1-S1, P2-S2) + max(S1, S2) + 1, max(S1, S2))
-//   a * b         DEC(P1 + P2, S1 + S2)
+//   a * b         DEC(P1 + P2, S1 + S2), P at most 18 while P1, P2 <= 18 and S1 + S2 < 18 (DuckDB
+//                 keeps such a product in 64 bits), else at most 38
 //   a / b         DOUBLE (as DuckDB)
-// precision capped at 38. An integer operand is a DEC(digits, 0) (int32: DEC(10, 0)); a floating
+// precision capped at 38 otherwise. An integer operand is a DEC(digits, 0) (int32: DEC(10, 0)); a floating
 // point one makes the result a double. Comparisons compare values across scales. Values within
 // their precision cannot give a result beyond its precision unless the cap cut it: only then is
 // the result checked (checked_add, checked_mul), and in expressions one that does not fit is null
@@ -143,11 +144,16 @@ constexpr COLX_HOST_DEVICE R wrap_mul(R a, R b) {
   return static_cast<R>(static_cast<U>(a) * static_cast<U>(b));
 }
 
+// DuckDB's: P1 + P2, but 18 at most while both operands fit 64 bits and the scale S1 + S2 stays
+// below 18 (the product stays 64-bit, checked), and 38 at most otherwise.
+constexpr COLX_HOST_DEVICE int product_precision(int p1, int s1, int p2, int s2) {
+  return p1 <= 18 && p2 <= 18 && s1 + s2 < 18 ? min_int(p1 + p2, 18) : min_int(p1 + p2, 38);
+}
 template <class A, class B>
 using dec_sum_t = dec<min_int(38, max_int(A::precision - A::scale, B::precision - B::scale) + max_int(A::scale, B::scale) + 1),
                       max_int(A::scale, B::scale)>;
 template <class A, class B>
-using dec_product_t = dec<min_int(38, A::precision + B::precision), A::scale + B::scale>;
+using dec_product_t = dec<product_precision(A::precision, A::scale, B::precision, B::scale), A::scale + B::scale>;
 
 template <class A, class B, bool Subtract>
 constexpr COLX_HOST_DEVICE auto dec_add(A a, B b) {

@@ -11,7 +11,7 @@ namespace colx::detail {
 template <class A, class B>
 inline constexpr bool sum_capped = max_int(A::precision - A::scale, B::precision - B::scale) + max_int(A::scale, B::scale) + 1 > 38;
 template <class A, class B>
-inline constexpr bool product_capped = A::precision + B::precision > 38;
+inline constexpr bool product_capped = A::precision + B::precision > dec_product_t<A, B>::precision;
 
 constexpr COLX_HOST_DEVICE bool within_38_digits(int128_t v) {
   int128_t const limit = pow10_128(38);
@@ -46,11 +46,20 @@ constexpr COLX_HOST_DEVICE dec_product_t<A, B> checked_mul(A a, B b, bool& valid
   using R = dec_product_t<A, B>;
   int128_t const x = a.unscaled;
   int128_t const y = b.unscaled;
-  if (x != 0 && magnitude(y) > (pow10_128(38) - 1) / magnitude(x)) {
-    valid = false;
-    return R{0};
+  if constexpr (sizeof(typename A::rep) <= 8 && sizeof(typename B::rep) <= 8) {
+    int128_t const r = x * y;  // exact: two 64-bit values
+    if (magnitude(r) >= pow10_128(R::precision)) {
+      valid = false;
+      return R{0};
+    }
+    return R{static_cast<typename R::rep>(r)};
+  } else {
+    if (x != 0 && magnitude(y) > (pow10_128(R::precision) - 1) / magnitude(x)) {
+      valid = false;
+      return R{0};
+    }
+    return R{static_cast<typename R::rep>(x * y)};
   }
-  return R{x * y};
 }
 
 // v / 10^k, halves away from zero (SQL's rounding of decimals).
