@@ -27,7 +27,8 @@ using namespace colx::literals;
 using t_schema = schema<field<"id", std::int64_t, not_null>, field<"k1", std::int32_t>, field<"k2", string_view>,
                         field<"i8", std::int8_t>, field<"i16", std::int16_t>, field<"i32", std::int32_t>,
                         field<"i64", std::int64_t>, field<"u32", std::uint32_t>, field<"f32", float>, field<"f64", double>,
-                        field<"d", date32>, field<"s", string_view>, field<"b", bool>>;
+                        field<"d", date32>, field<"s", string_view>, field<"b", bool>, field<"pm", dec<15, 2>>,
+                        field<"qr", dec<9, 3>>>;
 // The right table, u: join keys of another width (k1 is int64 here) and payloads.
 using u_schema = schema<field<"id", std::int64_t, not_null>, field<"k1", std::int64_t>, field<"k2", string_view>,
                         field<"v", double>, field<"w", std::int32_t>>;
@@ -56,6 +57,7 @@ using registry = std::vector<shape>;
 void add_row_shapes(registry& r);    // shapes_rows.cpp: filter, derive, functions, reduce, sort
 void add_group_shapes(registry& r);  // shapes_groups.cpp: group-by, distinct, scans, rank
 void add_join_shapes(registry& r);   // shapes_joins.cpp: every join kind
+void add_decimal_shapes(registry& r);  // shapes_decimals.cpp: decimal arithmetic, casts, aggregates
 
 // Writes the result frame and the SQL that should give the same rows.
 template <class Schema>
@@ -65,6 +67,7 @@ void emit(case_context& c, frame<Schema> const& result, std::string const& sql, 
 
 std::string csv_text(std::optional<std::string> const& v);  // quoted, "" doubled; null: empty
 std::string iso_date(date32 d);
+std::string decimal_digits(int128_t unscaled, int scale);  // exact: -12345 at scale 2 is -123.45
 template <class T>
 std::string duckdb_type();
 template <class T>
@@ -141,6 +144,7 @@ std::string duckdb_type() {
   else if constexpr (std::is_same_v<T, double>) return "DOUBLE";
   else if constexpr (std::is_same_v<T, date32>) return "DATE";
   else if constexpr (std::is_same_v<T, string_view>) return "VARCHAR";
+  else if constexpr (dec_type<T>) return "DECIMAL(" + std::to_string(T::precision) + "," + std::to_string(T::scale) + ")";
   else static_assert(sizeof(T) == 0, "no DuckDB type for this column type yet");
 }
 
@@ -151,6 +155,8 @@ std::string csv_value(std::optional<T> const& v) {
     return *v ? "true" : "false";
   } else if constexpr (std::is_same_v<T, date32>) {
     return iso_date(*v);
+  } else if constexpr (dec_type<T>) {
+    return decimal_digits(v->unscaled, T::scale);
   } else if constexpr (std::is_floating_point_v<T>) {
     if (*v != *v) { return "nan"; }
     if (*v == std::numeric_limits<T>::infinity()) { return "inf"; }

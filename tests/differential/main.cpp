@@ -41,6 +41,21 @@ std::string iso_date(date32 d) {
   return buf;
 }
 
+std::string decimal_digits(int128_t unscaled, int scale) {
+  bool const negative = unscaled < 0;
+  auto magnitude = static_cast<uint128_t>(negative ? -(unscaled + 1) : unscaled) + (negative ? 1 : 0);
+  std::string digits;
+  do {
+    digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(magnitude % 10)));
+    magnitude /= 10;
+  } while (magnitude != 0);
+  if (scale > 0) {
+    if (digits.size() <= static_cast<std::size_t>(scale)) { digits.insert(0, static_cast<std::size_t>(scale) + 1 - digits.size(), '0'); }
+    digits.insert(digits.size() - static_cast<std::size_t>(scale), ".");
+  }
+  return (negative ? "-" : "") + digits;
+}
+
 void write_file(std::string const& path, std::string const& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
@@ -156,6 +171,13 @@ tables make_tables(std::uint64_t case_seed, std::size_t max_rows, std::size_t ma
   auto const d = column_values<date32>(g, n, [&] { return date32(static_cast<std::int32_t>(g.in(-25567, 47482))); });
   auto const s = column_values<std::string>(g, n, [&] { return random_string(g); });
   auto const b = column_values<bool>(g, n, [&] { return g.unit() < 0.5; });
+  // Decimals: |pm| below 10^7 and |qr| below 10^5, so that pm * qr fits DuckDB's DECIMAL(18,5)
+  // (DuckDB raises where colx gives null); sometimes equal values at different scales (pm = qr).
+  auto const pm = column_values<dec<15, 2>>(g, n, [&] { return dec<15, 2>::from_unscaled(g.in(-999999999, 999999999)); });
+  auto const qr = column_values<dec<9, 3>>(g, n, [&] {
+    return g.unit() < 0.2 ? dec<9, 3>::from_unscaled(static_cast<std::int32_t>(g.in(-9999, 9999) * 10))
+                          : dec<9, 3>::from_unscaled(static_cast<std::int32_t>(g.in(-99999999, 99999999)));
+  });
 
   // u's int64 keys: t's key values and some no int32 holds (they must match nothing).
   auto const uk1 = column_values<std::int64_t>(g, m, [&] { return g.unit() < 0.1 ? (std::int64_t{1} << 32) + key() : key(); });
@@ -166,9 +188,9 @@ tables make_tables(std::uint64_t case_seed, std::size_t max_rows, std::size_t ma
   std::vector<std::optional<std::int64_t>> id_opt(ids.begin(), ids.end()), uid_opt(uids.begin(), uids.end());
   auto const not_null = [](std::vector<std::int64_t> const& x) { return make_column<std::int64_t>(x, {}, get_current_resource()); };
   tables out{frame<t_schema>(not_null(ids), col(k1), strings(k2), col(i8), col(i16), col(i32), col(i64), col(u32), col(f32), col(f64),
-                             col(d), strings(s), col(b)),
+                             col(d), strings(s), col(b), col(pm), col(qr)),
              frame<u_schema>(not_null(uids), col(uk1), strings(uk2), col(v), col(w)),
-             table_csv<t_schema>(ids, k1, k2, i8, i16, i32, i64, u32, f32, f64, d, s, b),
+             table_csv<t_schema>(ids, k1, k2, i8, i16, i32, i64, u32, f32, f64, d, s, b, pm, qr),
              table_csv<u_schema>(uids, uk1, uk2, v, w)};
   return out;
 }
@@ -221,6 +243,7 @@ int main(int argc, char** argv) {
   add_row_shapes(shapes);
   add_group_shapes(shapes);
   add_join_shapes(shapes);
+  add_decimal_shapes(shapes);
   auto const find = [&](std::string const& name) -> shape const* {
     for (auto const& s : shapes) {
       if (s.name == name) { return &s; }

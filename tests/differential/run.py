@@ -26,6 +26,7 @@ import datetime
 import decimal
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -37,9 +38,14 @@ def read_text(path):
         return f.read()
 
 
+def header_columns(path):
+    """A case CSV's first line as (name, DuckDB type) pairs; DECIMAL(15,2) holds a comma of its own."""
+    line = open(path, encoding="utf-8").readline().rstrip("\n")
+    return [h.split(":", 1) for h in re.split(r",(?![^()]*\))", line)]
+
+
 def load_csv(con, name, path):
-    header = open(path, encoding="utf-8").readline().rstrip("\n").split(",")
-    columns = [h.split(":", 1) for h in header]
+    columns = header_columns(path)
     spec = ", ".join(f"'{n}': '{t}'" for n, t in columns)
     con.execute(
         f"CREATE OR REPLACE TABLE {name} AS SELECT * FROM read_csv('{path}', header = true, auto_detect = false, "
@@ -47,9 +53,7 @@ def load_csv(con, name, path):
 
 
 def normal(v):
-    if isinstance(v, decimal.Decimal):
-        return float(v)
-    return v
+    return v  # decimals stay exact; same() compares a decimal with a float as floats
 
 
 def sort_key(row):
@@ -59,7 +63,9 @@ def sort_key(row):
 def same(a, b):
     if a is None or b is None:
         return a is None and b is None
-    if isinstance(a, float) or isinstance(b, float):
+    if isinstance(a, decimal.Decimal) and isinstance(b, decimal.Decimal):
+        return a == b  # exact: the scales are compared as the columns' types
+    if isinstance(a, float) or isinstance(b, float) or isinstance(a, decimal.Decimal) or isinstance(b, decimal.Decimal):
         if isinstance(a, bool) or isinstance(b, bool):
             return False
         a, b = float(a), float(b)
@@ -77,8 +83,11 @@ def compare(con, case_dir):
     load_csv(con, "u", os.path.join(case_dir, "u.csv"))
     error = os.path.join(case_dir, "error.txt")
     sql = read_text(os.path.join(case_dir, "query.sql")) if os.path.exists(os.path.join(case_dir, "query.sql")) else None
+    want_types = []
     try:
-        want = [tuple(normal(v) for v in row) for row in con.execute(sql).fetchall()] if sql else None
+        result = con.execute(sql) if sql else None
+        want = [tuple(normal(v) for v in row) for row in result.fetchall()] if sql else None
+        want_types = [str(d[1]) for d in result.description] if sql else []
     except Exception as e:  # noqa: BLE001 - DuckDB's refusal is itself a finding
         want_error = str(e).splitlines()[0]
         if os.path.exists(error):
@@ -86,6 +95,10 @@ def compare(con, case_dir):
         return f"DuckDB raised: {want_error}"
     if os.path.exists(error):
         return f"colx raised: {read_text(error).strip()}"
+    got_types = [t for _, t in header_columns(os.path.join(case_dir, "colx.csv"))]
+    for k, (g, w) in enumerate(zip(got_types, want_types)):
+        if w.startswith("DECIMAL") and g != w:  # a decimal result's precision and scale are part of the answer
+            return f"column {k}: colx type {g}, DuckDB {w}"
     load_csv(con, "r", os.path.join(case_dir, "colx.csv"))
     got = [tuple(normal(v) for v in row) for row in con.execute("SELECT * FROM r").fetchall()]
     if not os.path.exists(os.path.join(case_dir, "ordered.txt")):
