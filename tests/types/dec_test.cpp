@@ -294,3 +294,22 @@ TEST_CASE("dec: a 64-bit product beyond 18 digits is null", "[types]") {
   CHECK_FALSE(sq[2].has_value());
   CHECK(sq[3]->unscaled == std::int64_t{12345} * 12345);
 }
+
+// The precision travels: a dec<15, 2> column is DECIMAL(15,2) to Arrow (d:15,2,64), an Arrow
+// DECIMAL(15,2) column is a dec<15, 2> or wider, and one of more digits is refused.
+TEST_CASE("dec: the precision goes to Arrow and back, and bounds what a typed column accepts", "[types]") {
+  auto const c = colx::make_column<money>(std::vector<std::optional<money>>{m(150), std::nullopt});
+  CHECK(c.type().precision() == 15);
+  CHECK(c.type().to_string() == "decimal64(precision 15, scale -2)");
+  CHECK(colx::arrow_format(c.type()) == "d:15,2,64");
+  auto const back = colx::data_type_from_arrow_format("d:15,2,64");
+  CHECK(back.precision() == 15);
+  CHECK(back == c.type());
+  CHECK(colx::data_type(colx::type_id::decimal64, -2).precision() == 18);  // not declared: the width's
+  CHECK_THROWS_WITH(colx::data_type_from_arrow_format("d:19,2,64"), Catch::Contains("holds at most 18 digits"));
+  auto wide = colx::make_decimal_column<std::int64_t>({colx::decimal64{150}}, -2);
+  auto parts = std::move(wide).release().release();
+  auto declared = colx::any_column(colx::data_type(colx::type_id::decimal64, -2, 17), 1, std::move(parts.data), std::move(parts.mask));
+  CHECK_THROWS_WITH(colx::column<money>(colx::any_column(declared)), Catch::Contains("holds at most 15 digits"));
+  CHECK(colx::column<dec<17, 2>>(std::move(declared)).size() == 1);
+}

@@ -92,10 +92,14 @@ class column {
   }
   // A dec<P, S> column holds values of scale S and no other: computing with a column of another
   // scale as if it had S would give answers off by powers of ten.
+  // Nor values of more digits than P, which its arithmetic's result types assume.
   static void check_scale(data_type type) {
     if constexpr (dec_type<T>) {
       COLX_EXPECTS_AS(schema_error, type.scale() == -T::scale, "a column of dec<", T::precision, ", ", T::scale,
                       "> holds ", T::scale, " digits after the point; this column's type is ", type.to_string());
+      COLX_EXPECTS_AS(schema_error, !type.declares_precision() || type.precision() <= T::precision, "a column of dec<",
+                      T::precision, ", ", T::scale, "> holds at most ", T::precision, " digits; this column's type is ",
+                      type.to_string());
     }
   }
 

@@ -41,9 +41,12 @@ namespace colx {
     case type_id::duration_milliseconds: return "tDm";
     case type_id::duration_microseconds: return "tDu";
     case type_id::duration_nanoseconds: return "tDn";
-    case type_id::decimal32: return "d:9," + std::to_string(-static_cast<std::int64_t>(type.scale())) + ",32";
-    case type_id::decimal64: return "d:18," + std::to_string(-static_cast<std::int64_t>(type.scale())) + ",64";
-    case type_id::decimal128: return "d:38," + std::to_string(-static_cast<std::int64_t>(type.scale()));
+    case type_id::decimal32:
+      return "d:" + std::to_string(type.precision()) + "," + std::to_string(-static_cast<std::int64_t>(type.scale())) + ",32";
+    case type_id::decimal64:
+      return "d:" + std::to_string(type.precision()) + "," + std::to_string(-static_cast<std::int64_t>(type.scale())) + ",64";
+    case type_id::decimal128:
+      return "d:" + std::to_string(type.precision()) + "," + std::to_string(-static_cast<std::int64_t>(type.scale()));
     case type_id::string: return "u";  // "U" for int64 offsets: see arrow_strings_format
     default: break;
   }
@@ -137,10 +140,14 @@ namespace detail {
     COLX_EXPECTS_AS(schema_error, ok, "malformed Arrow decimal format \"", format,
                     "\" (expected d:precision,scale[,bitwidth])");
     auto const colx_scale = static_cast<std::int32_t>(-scale);
+    auto const digits = static_cast<std::int32_t>(precision);  // kept: DECIMAL(15,2) stays (15, 2) through colx
+    std::int64_t const most = bits == 32 ? 9 : bits == 64 ? 18 : 38;
+    COLX_EXPECTS_AS(schema_error, precision <= most || (bits != 32 && bits != 64 && bits != 128), "Arrow decimal format \"", format,
+                    "\": a ", bits, "-bit decimal holds at most ", most, " digits, not ", precision);
     switch (bits) {
-      case 32: return data_type{type_id::decimal32, colx_scale};
-      case 64: return data_type{type_id::decimal64, colx_scale};
-      case 128: return data_type{type_id::decimal128, colx_scale};
+      case 32: return data_type{type_id::decimal32, colx_scale, digits};
+      case 64: return data_type{type_id::decimal64, colx_scale, digits};
+      case 128: return data_type{type_id::decimal128, colx_scale, digits};
       default: break;
     }
     COLX_FAIL_AS(schema_error, "Arrow decimal format \"", format, "\" has bit width ", bits,

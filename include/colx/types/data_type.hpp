@@ -57,19 +57,32 @@ class data_type {
  public:
   constexpr data_type() noexcept = default;
   constexpr explicit data_type(type_id id) noexcept : _id(id) {}
-  // A decimal type: values are unscaled * 10^scale (negative scale: digits after the point).
-  constexpr data_type(type_id id, std::int32_t scale) noexcept : _id(id), _scale(scale) {}
+  // A decimal type: values are unscaled * 10^scale (negative scale: digits after the point), of
+  // at most `precision` digits (0: not known, so as many as the width holds: 9, 18 or 38).
+  constexpr data_type(type_id id, std::int32_t scale, std::int32_t precision = 0) noexcept
+      : _id(id), _scale(scale), _precision(precision) {}
 
   [[nodiscard]] constexpr type_id id() const noexcept { return _id; }
   [[nodiscard]] constexpr std::int32_t scale() const noexcept { return _scale; }
+  // A decimal's digits at most: as declared (Arrow's and SQL's precision), else its width's.
+  [[nodiscard]] constexpr std::int32_t precision() const noexcept {
+    if (_precision != 0) { return _precision; }
+    return _id == type_id::decimal32 ? 9 : _id == type_id::decimal64 ? 18 : _id == type_id::decimal128 ? 38 : 0;
+  }
+  [[nodiscard]] constexpr bool declares_precision() const noexcept { return _precision != 0; }
 
+  // Equal types hold values of one meaning: the id and a decimal's scale. The precision is a bound
+  // on the values, not part of their meaning (decimals of one scale concatenate and join).
   friend constexpr bool operator==(data_type a, data_type b) noexcept {
     return a._id == b._id && (!is_decimal(a._id) || a._scale == b._scale);
   }
 
   [[nodiscard]] std::string to_string() const {
     std::string s = colx::to_string(_id);
-    if (is_decimal(_id)) { s += "(scale " + std::to_string(_scale) + ")"; }
+    if (is_decimal(_id)) {
+      s += _precision != 0 ? "(precision " + std::to_string(_precision) + ", scale " + std::to_string(_scale) + ")"
+                           : "(scale " + std::to_string(_scale) + ")";
+    }
     return s;
   }
 
@@ -80,6 +93,7 @@ class data_type {
  private:
   type_id _id = type_id::empty;
   std::int32_t _scale = 0;
+  std::int32_t _precision = 0;
 };
 
 // ---- compile-time mapping between element types and ids ----------------------------------
@@ -150,7 +164,7 @@ inline constexpr type_id type_to_id = detail::find_id<T>();
 template <column_element T>
 [[nodiscard]] constexpr data_type data_type_of(std::int32_t scale = 0) noexcept {
   if constexpr (dec_type<T>) {
-    return data_type{type_to_id<T>, -T::scale};
+    return data_type{type_to_id<T>, -T::scale, T::precision};
   } else {
     return data_type{type_to_id<T>, scale};
   }
