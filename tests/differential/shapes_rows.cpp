@@ -106,6 +106,22 @@ void top_k_strings(case_context& c) {
 
 }  // namespace
 
+// SQL's LIKE, ILIKE and NOT LIKE, eight patterns at once (patterns are constants of the pipeline).
+// ILIKE folds ASCII letters only, DuckDB all of Unicode: the tables hold no non-ASCII capitals.
+void like_patterns(case_context& c) {
+  auto const r = c.t |
+                 with_columns(like("s"_c, "%a%").as<"l1">(), like("s"_c, "a%").as<"l2">(), like("s"_c, "%b").as<"l3">(),
+                              like("s"_c, "_").as<"l4">(), like("s"_c, "%é_%").as<"l5">(), like("k2"_c, "a%b").as<"l6">(),
+                              ilike("s"_c, "%A%Z%").as<"l7">(), not_like("s"_c, "%x1%").as<"l8">()) |
+                 select("id"_c, "l1"_c, "l2"_c, "l3"_c, "l4"_c, "l5"_c, "l6"_c, "l7"_c, "l8"_c);
+  c.description = "t | with_columns(like(s, \"%a%\"), like(s, \"a%\"), like(s, \"%b\"), like(s, \"_\"), like(s, \"%é_%\"), "
+                  "like(k2, \"a%b\"), ilike(s, \"%A%Z%\"), not_like(s, \"%x1%\"))";
+  emit(c, r,
+       "SELECT id, s LIKE '%a%' AS l1, s LIKE 'a%' AS l2, s LIKE '%b' AS l3, s LIKE '_' AS l4, s LIKE '%é_%' AS l5, "
+       "k2 LIKE 'a%b' AS l6, s ILIKE '%A%Z%' AS l7, s NOT LIKE '%x1%' AS l8 FROM t",
+       false);
+}
+
 void add_row_shapes(registry& r) {
   r.push_back({"filter_kleene", filter_kleene});
   r.push_back({"derive_arith", derive_arith});
@@ -113,6 +129,7 @@ void add_row_shapes(registry& r) {
   r.push_back({"reduce_all", reduce_all});
   r.push_back({"sort_head", sort_head});
   r.push_back({"top_k_strings", top_k_strings});
+  r.push_back({"like_patterns", like_patterns});
 }
 
 }  // namespace colx::differential

@@ -121,6 +121,21 @@ template <expr::expression A, class P>
   return expr::make_binary<expr::ops::contains>(a, p);
 }
 
+// SQL's LIKE and ILIKE (ASCII letters fold): % any run of characters, _ one character; no escape
+// character, as DuckDB's default. not_like(s, p) is !like(s, p).
+template <expr::expression A, class P>
+[[nodiscard]] constexpr auto like(A const& a, P const& p) {
+  return expr::make_binary<expr::ops::like>(a, p);
+}
+template <expr::expression A, class P>
+[[nodiscard]] constexpr auto ilike(A const& a, P const& p) {
+  return expr::make_binary<expr::ops::ilike>(a, p);
+}
+template <expr::expression A, class P>
+[[nodiscard]] constexpr auto not_like(A const& a, P const& p) {
+  return !like(a, p);
+}
+
 template <expr::expression A>
 [[nodiscard]] constexpr auto is_null(A const& a) {
   auto x = expr::as_expression(a);

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: Apache-2.0
+// SQL's LIKE and ILIKE (issue 16): every string of up to five characters from a small alphabet
+// (ASCII, a two-byte and a three-byte code point) against every pattern of up to four symbols,
+// checked against a recursive matcher over code points; then as a filter and a derived column over
+// columns with nulls and empty strings, on the backend under test.
+#include "support/columns.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace colx::literals;
+
+namespace {
+
+using colx::test::strings;
+
+// Code points of a UTF-8 string.
+std::vector<char32_t> code_points(std::string const& s) {
+  std::vector<char32_t> out;
+  for (std::size_t i = 0; i < s.size();) {
+    auto const b = static_cast<unsigned char>(s[i]);
+    std::size_t const n = b < 0xC0 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+    char32_t cp = n == 1 ? b : b & (0xFF >> (n + 1));
+    for (std::size_t k = 1; k < n; ++k) { cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F); }
+    out.push_back(cp);
+    i += n;
+  }
+  return out;
+}
+
+char32_t fold(char32_t c, bool ci) { return ci && c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c; }
+
+// The reference: SQL's definition, recursively, one code point at a time.
+bool reference_like(std::vector<char32_t> const& s, std::size_t i, std::vector<char32_t> const& p, std::size_t j, bool ci) {
+  if (j == p.size()) { return i == s.size(); }
+  if (p[j] == U'%') {
+    for (std::size_t k = i; k <= s.size(); ++k) {
+      if (reference_like(s, k, p, j + 1, ci)) { return true; }
+    }
+    return false;
+  }
+  if (i == s.size()) { return false; }
+  if (p[j] == U'_' || fold(p[j], ci) == fold(s[i], ci)) { return reference_like(s, i + 1, p, j + 1, ci); }
+  return false;
+}
+bool reference_like(std::string const& s, std::string const& p, bool ci = false) {
+  return reference_like(code_points(s), 0, code_points(p), 0, ci);
+}
+
+// Every sequence of up to `most` pieces.
+std::vector<std::string> all_of(std::vector<std::string> const& pieces, int most) {
+  std::vector<std::string> out{""};
+  std::vector<std::string> last{""};
+  for (int len = 1; len <= most; ++len) {
+    std::vector<std::string> next;
+    for (auto const& s : last) {
+      for (auto const& p : pieces) { next.push_back(s + p); }
+    }
+    out.insert(out.end(), next.begin(), next.end());
+    last = std::move(next);
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("like: every short string against every short pattern, as SQL defines it", "[expr][strings]") {
+  auto const texts = all_of({"a", "B", "é", "本"}, 5);
+  auto const patterns = all_of({"a", "b", "é", "_", "%"}, 4);
+  std::size_t wrong = 0, wrong_ci = 0, matches = 0;
+  for (auto const& p : patterns) {
+    colx::string_view const pv(p.data(), static_cast<colx::size_type>(p.size()));
+    for (auto const& s : texts) {
+      colx::string_view const sv(s.data(), static_cast<colx::size_type>(s.size()));
+      bool const want = reference_like(s, p);
+      matches += want ? 1 : 0;
+      wrong += colx::expr::ops::like::apply(sv, pv) == want ? 0 : 1;
+      wrong_ci += colx::expr::ops::ilike::apply(sv, pv) == reference_like(s, p, true) ? 0 : 1;
+    }
+  }
+  CHECK(texts.size() * patterns.size() > 500000);
+  CHECK(matches > 10000);
+  CHECK(wrong == 0);
+  CHECK(wrong_ci == 0);
+}
+
+TEST_CASE("like: a filter and a derived column, with nulls and empty strings", "[expr][strings]") {
+  using S = colx::schema<colx::field<"s", colx::string_view>>;
+  strings s{"forest green", "green", std::nullopt, "", "evergreen tree", "GREEN", "gren", "grüne", "g"};
+  for (colx::size_type const n : colx::test::sizes) {
+    CAPTURE(n);
+    strings v;
+    for (colx::size_type i = 0; i < n; ++i) { v.push_back(s[static_cast<std::size_t>(i) % s.size()]); }
+    colx::frame<S> const f(colx::test::strings_of(v));
+    std::int64_t want = 0;
+    std::vector<std::optional<bool>> want_rows;
+    for (auto const& e : v) {
+      want += e && reference_like(*e, "%green%") ? 1 : 0;
+      want_rows.push_back(e ? std::optional<bool>(!reference_like(*e, "gr_n%")) : std::nullopt);
+    }
+    CHECK((f | colx::count_if(colx::like("s"_c, "%green%"))) == want);
+    auto const r = f | colx::with_columns(colx::not_like("s"_c, "gr_n%").as<"nl">(), colx::ilike("s"_c, "green").as<"il">());
+    CHECK(colx::to_optional_vector(r["nl"_c].view()) == want_rows);
+    std::int64_t ci = 0;
+    for (auto const& e : v) { ci += e && reference_like(*e, "green", true) ? 1 : 0; }
+    CHECK((r | colx::count_if("il"_c)) == ci);
+  }
+}
