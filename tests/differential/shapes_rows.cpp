@@ -122,6 +122,19 @@ void like_patterns(case_context& c) {
        false);
 }
 
+// Date parts, as DuckDB's quarter, dayofweek (0 = Sunday), isodow and dayofyear.
+void date_parts(case_context& c) {
+  auto const r = c.t |
+                 with_columns(quarter("d"_c).as<"q">(), day_of_week("d"_c).as<"w">(), iso_day_of_week("d"_c).as<"iw">(),
+                              day_of_year("d"_c).as<"dy">(), day("d"_c).as<"dd">()) |
+                 select("id"_c, "q"_c, "w"_c, "iw"_c, "dy"_c, "dd"_c);
+  c.description = "t | with_columns(quarter(d), day_of_week(d), iso_day_of_week(d), day_of_year(d), day(d))";
+  emit(c, r,
+       "SELECT id, CAST(quarter(d) AS INTEGER) AS q, CAST(dayofweek(d) AS INTEGER) AS w, CAST(isodow(d) AS INTEGER) AS iw, "
+       "CAST(dayofyear(d) AS INTEGER) AS dy, CAST(day(d) AS INTEGER) AS dd FROM t",
+       false);
+}
+
 void add_row_shapes(registry& r) {
   r.push_back({"filter_kleene", filter_kleene});
   r.push_back({"derive_arith", derive_arith});
@@ -130,6 +143,7 @@ void add_row_shapes(registry& r) {
   r.push_back({"sort_head", sort_head});
   r.push_back({"top_k_strings", top_k_strings});
   r.push_back({"like_patterns", like_patterns});
+  r.push_back({"date_parts", date_parts});
 }
 
 }  // namespace colx::differential

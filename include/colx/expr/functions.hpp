@@ -105,6 +105,14 @@ template <class T, expr::expression A>
 template <expr::expression A> [[nodiscard]] constexpr auto year(A const& a) { return apply_unary<expr::ops::year>(a); }
 template <expr::expression A> [[nodiscard]] constexpr auto month(A const& a) { return apply_unary<expr::ops::month>(a); }
 template <expr::expression A> [[nodiscard]] constexpr auto day(A const& a) { return apply_unary<expr::ops::day>(a); }
+template <expr::expression A> [[nodiscard]] constexpr auto quarter(A const& a) { return apply_unary<expr::ops::quarter>(a); }
+// 0 (Sunday) to 6, as DuckDB's dayofweek; iso_day_of_week: 1 (Monday) to 7, as isodow.
+template <expr::expression A> [[nodiscard]] constexpr auto day_of_week(A const& a) { return apply_unary<expr::ops::day_of_week>(a); }
+template <expr::expression A>
+[[nodiscard]] constexpr auto iso_day_of_week(A const& a) {
+  return apply_unary<expr::ops::iso_day_of_week>(a);
+}
+template <expr::expression A> [[nodiscard]] constexpr auto day_of_year(A const& a) { return apply_unary<expr::ops::day_of_year>(a); }
 
 // Strings: length in code points; patterns are constants or string expressions.
 template <expr::expression A> [[nodiscard]] constexpr auto length(A const& a) { return apply_unary<expr::ops::length>(a); }

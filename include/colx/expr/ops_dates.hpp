@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The element-wise date parts (the contract: expr/ops.hpp): year(), month() and day() of a date
-// or a timestamp of any unit.
+// The element-wise date parts (the contract: expr/ops.hpp): year(), month(), day(), quarter(),
+// day_of_week(), iso_day_of_week() and day_of_year() of a date or a timestamp of any unit.
 #include <colx/core/config.hpp>
 #include <colx/types/chrono.hpp>
 
@@ -40,5 +40,25 @@ COLX_DATE_PART(year, year)
 COLX_DATE_PART(month, month)
 COLX_DATE_PART(day, day)
 #undef COLX_DATE_PART
+
+// The parts DuckDB's EXTRACT and date_part give beyond those: quarter 1-4, day of week 0 (Sunday)
+// to 6, ISO day of week 1 (Monday) to 7, day of year 1-366.
+#define COLX_DATE_FUNCTION(Name, Body)                                    \
+  struct Name {                                                           \
+    static constexpr char const* symbol = #Name;                          \
+    template <class A>                                                    \
+    static constexpr COLX_HOST_DEVICE std::int32_t apply(A a) {           \
+      static_assert(requires { A::unit; } && requires { a.ticks; },       \
+                    "colx: " #Name "() needs a date or timestamp column"); \
+      date32 const d = detail::to_date(a);                                \
+      Body                                                                \
+    }                                                                     \
+  };
+COLX_DATE_FUNCTION(quarter, return static_cast<std::int32_t>((to_civil(d).month - 1) / 3 + 1);)
+// 1970-01-01 was a Thursday (4); floor modulo for days before it.
+COLX_DATE_FUNCTION(day_of_week, return static_cast<std::int32_t>(((d.ticks + 4) % 7 + 7) % 7);)
+COLX_DATE_FUNCTION(iso_day_of_week, return static_cast<std::int32_t>(((d.ticks + 3) % 7 + 7) % 7 + 1);)
+COLX_DATE_FUNCTION(day_of_year, return d.ticks - date(to_civil(d).year, 1, 1).ticks + 1;)
+#undef COLX_DATE_FUNCTION
 
 }  // namespace colx::expr::ops
