@@ -110,3 +110,16 @@ TEST_CASE("like: a filter and a derived column, with nulls and empty strings", "
     CHECK((r | colx::count_if("il"_c)) == ci);
   }
 }
+
+// Found by review: a multi-byte sequence cut short at the end of the string ends there.
+TEST_CASE("like: a code point cut short at the end of a string", "[expr][strings]") {
+  auto const like = [](std::string const& s, std::string const& p) {
+    return colx::expr::ops::like::apply(colx::string_view(s.data(), static_cast<colx::size_type>(s.size())),
+                                         colx::string_view(p.data(), static_cast<colx::size_type>(p.size())));
+  };
+  CHECK(like("a\xE2", "a%"));
+  CHECK(like("\xE2", "%"));
+  CHECK(like("\xE2", "_"));
+  CHECK(like("a\xE2\x82", "a_"));
+  CHECK_FALSE(like("a\xE2", "a__"));
+}

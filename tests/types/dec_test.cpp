@@ -313,3 +313,26 @@ TEST_CASE("dec: the precision goes to Arrow and back, and bounds what a typed co
   CHECK_THROWS_WITH(colx::column<money>(colx::any_column(declared)), Catch::Contains("holds at most 15 digits"));
   CHECK(colx::column<dec<17, 2>>(std::move(declared)).size() == 1);
 }
+
+// Found by review: a comparison whose rescaling passes 38 digits, rounding at scale 38, and doubles
+// rounded by adding a half.
+TEST_CASE("dec: comparisons and rounding at the edges of 38 digits", "[types]") {
+  using colx::int128_t;
+  int128_t const p38 = colx::detail::pow10_128(38);
+  CHECK(dec<38, 0>::from_unscaled(2) > dec<38, 38>::from_unscaled(0));
+  CHECK(dec<38, 0>::from_unscaled(-1) < dec<38, 38>::from_unscaled(-p38 / 2));  // -1 < -0.5
+  CHECK(dec<38, 0>::from_unscaled(0) > dec<38, 38>::from_unscaled(-1));
+  CHECK(dec<38, 0>::from_unscaled(0) == dec<38, 38>::from_unscaled(0));
+  CHECK(dec<38, 2>::from_unscaled(colx::detail::pow10_128(35) * 21) > dec<9, 3>::from_unscaled(1000));
+  CHECK(dec<38, 0>::from_unscaled(colx::detail::pow10_128(37) * 2) > dec<3, 2>::from_unscaled(100));
+  CHECK(std::uint64_t{2000000000000000000} > dec<38, 20>::from_unscaled(0));
+  CHECK(dec<38, 20>::from_unscaled(colx::detail::pow10_128(20) * 3 + 1) > 3);  // 3.000...01 > 3
+  bool valid = true;
+  CHECK(colx::detail::cast_decimal<std::int32_t>(dec<38, 38>::from_unscaled(p38 / 10 * 9), valid) == 1);  // 0.9 rounds to 1
+  CHECK(colx::detail::cast_decimal<dec<1, 0>>(dec<38, 38>::from_unscaled(-p38 / 10 * 9), valid).unscaled == -1);
+  CHECK(valid);
+  CHECK(money::from_double(0.49999999999999994).unscaled == 50);  // 49.999999999999994 rounds to 50
+  CHECK(dec<5, 0>::from_double(0.49999999999999994).unscaled == 0);
+  CHECK(dec<18, 0>::from_double(4503599627370497.0).unscaled == 4503599627370497);
+  CHECK(dec<3, 0>::from_double(1e10).unscaled == 0);  // beyond 3 digits
+}

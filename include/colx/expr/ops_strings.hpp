@@ -50,6 +50,11 @@ struct like_pattern {
   static constexpr COLX_HOST_DEVICE size_type code_point_bytes(unsigned char b) {
     return b < 0xC0 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
   }
+  // The byte after the code point at i, never past the end (a sequence cut short ends there).
+  static constexpr COLX_HOST_DEVICE size_type next_code_point(char const* str, size_type i, size_type n) {
+    size_type const next = i + code_point_bytes(static_cast<unsigned char>(str[i]));
+    return next < n ? next : n;
+  }
   static constexpr COLX_HOST_DEVICE bool apply(string_view s, string_view p) {
     char const* const str = s.data();
     char const* const pat = p.data();
@@ -64,13 +69,13 @@ struct like_pattern {
         star_j = ++j;
         star_i = i;
       } else if (j < m && pat[j] == '_') {
-        i += code_point_bytes(static_cast<unsigned char>(str[i]));
+        i = next_code_point(str, i, n);
         ++j;
       } else if (j < m && fold(pat[j]) == fold(str[i])) {
         ++i;
         ++j;
       } else if (star_j >= 0) {  // let the last % take one more character, and try again after it
-        star_i += code_point_bytes(static_cast<unsigned char>(str[star_i]));
+        star_i = next_code_point(str, star_i, n);
         i = star_i;
         j = star_j;
       } else {

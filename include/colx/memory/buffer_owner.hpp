@@ -61,10 +61,11 @@ class buffer_owner {
   // victims, and a buffer that looked shared then was copied on write (on the writer's stream
   // of the moment), found by eight threads spilling at once.
   void add_slice() noexcept { _slices.fetch_add(1, std::memory_order_relaxed); }
-  // When the last slice goes, the memory is freed at once, on the thread that let it go, after
-  // any spill in progress: that thread's stream surely still lives. Were it left to the owner's
-  // destructor, a spill manager that held the owner for a moment could free it later, on a stream
-  // its thread had destroyed meanwhile (a crash in cuMemFreeAsync, eight threads spilling).
+  // When the last slice goes, the memory is freed at once (in the order of the stream it was last
+  // given), on the thread that let it go, after any spill in progress. Were it left to the
+  // owner's destructor, a spill manager that held the owner for a moment could free it later, after
+  // the thread that used it had destroyed that stream (a crash in cuMemFreeAsync, eight threads
+  // spilling). As in CUDA and RMM, a stream must outlive the memory ordered on it.
   void drop_slice() noexcept {
     if (_slices.fetch_sub(1, std::memory_order_acq_rel) != 1) { return; }
     std::lock_guard lock(_mutex);

@@ -42,10 +42,13 @@ class shared_buffer {
 
   // Shallow; but an exposed buffer's holder may write it at any time, so under copy-on-write
   // the copy gets memory of its own.
-  shared_buffer(shared_buffer const& other)
-      : _owner(other._owner), _offset(other._offset), _size(other._size), _empty_kind(other._empty_kind) {
+  shared_buffer(shared_buffer const& other) : _offset(other._offset), _size(other._size), _empty_kind(other._empty_kind) {
+    if (other._owner && other._owner->exposed() && copy_on_write()) {  // before taking a slice: the copy may throw
+      *this = other.copy(other.stream(), other.memory_resource_for_copy());
+      return;
+    }
+    _owner = other._owner;
     if (_owner) { _owner->add_slice(); }
-    if (_owner && _owner->exposed() && copy_on_write()) { *this = other.copy(other.stream(), other.memory_resource_for_copy()); }
   }
   shared_buffer& operator=(shared_buffer const& other) {
     if (this != &other) { *this = shared_buffer(other); }

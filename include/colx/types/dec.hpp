@@ -18,6 +18,7 @@
 #include <colx/core/config.hpp>
 #include <colx/types/decimal.hpp>
 
+#include <cmath>
 #include <concepts>
 #include <cstdint>
 #include <type_traits>
@@ -67,9 +68,12 @@ struct dec {
   // The value unscaled * 10^-S: from_unscaled(150) of a dec<15, 2> is 1.50.
   [[nodiscard]] static constexpr COLX_HOST_DEVICE dec from_unscaled(rep u) noexcept { return dec{u}; }
   // The nearest value with S digits after the point, halves away from zero (as SQL's CAST).
-  [[nodiscard]] static constexpr COLX_HOST_DEVICE dec from_double(double v) noexcept {
-    double const scaled = v * static_cast<double>(detail::pow10_128(S));
-    return dec{static_cast<rep>(scaled < 0 ? scaled - 0.5 : scaled + 0.5)};
+  // (Rounded by round(), not by adding a half, which itself rounds: 0.49999999999999994 gives 0.)
+  // A value beyond P digits, or NaN, gives 0; cast<dec<P, S>>(x) in an expression gives null.
+  [[nodiscard]] static COLX_HOST_DEVICE dec from_double(double v) noexcept {
+    double const scaled = ::round(v * static_cast<double>(detail::pow10_128(S)));
+    double const limit = static_cast<double>(detail::pow10_128(P));
+    return scaled > -limit && scaled < limit ? dec{static_cast<rep>(scaled)} : dec{0};
   }
   [[nodiscard]] constexpr COLX_HOST_DEVICE double to_double() const noexcept {
     return static_cast<double>(unscaled) / static_cast<double>(detail::pow10_128(S));
@@ -172,9 +176,26 @@ constexpr COLX_HOST_DEVICE auto dec_add(A a, B b) {
 template <class A, class B>
 constexpr COLX_HOST_DEVICE int dec_compare(A a, B b) {
   constexpr int s = max_int(A::scale, B::scale);
-  int128_t const x = a.template rescaled<s>();
-  int128_t const y = b.template rescaled<s>();
-  return x < y ? -1 : (y < x ? 1 : 0);
+  constexpr int a_digits = A::precision + (s - A::scale);  // digits of each side at the common scale
+  constexpr int b_digits = B::precision + (s - B::scale);
+  if constexpr (a_digits <= 18 && b_digits <= 18) {  // both fit 64 bits there
+    auto const x = a.template rescaled<s, std::int64_t>();
+    auto const y = b.template rescaled<s, std::int64_t>();
+    return x < y ? -1 : (y < x ? 1 : 0);
+  } else if constexpr (a_digits <= 38 && b_digits <= 38) {
+    int128_t const x = a.template rescaled<s>();
+    int128_t const y = b.template rescaled<s>();
+    return x < y ? -1 : (y < x ? 1 : 0);
+  } else {
+    // Rescaling would pass 38 digits (DEC(38,0) against DEC(38,38)): the integer parts first, then
+    // the fractions at the common scale, below 10^38 (found by review: 2 < 0.0 was true).
+    int128_t const ia = static_cast<int128_t>(a.unscaled) / pow10_128(A::scale);
+    int128_t const ib = static_cast<int128_t>(b.unscaled) / pow10_128(B::scale);
+    if (ia != ib) { return ia < ib ? -1 : 1; }
+    int128_t const fa = (static_cast<int128_t>(a.unscaled) % pow10_128(A::scale)) * pow10_128(s - A::scale);
+    int128_t const fb = (static_cast<int128_t>(b.unscaled) % pow10_128(B::scale)) * pow10_128(s - B::scale);
+    return fa < fb ? -1 : (fb < fa ? 1 : 0);
+  }
 }
 
 }  // namespace detail

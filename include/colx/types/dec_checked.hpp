@@ -67,7 +67,7 @@ constexpr COLX_HOST_DEVICE int128_t divide_rounding(int128_t v, int k) {
   int128_t const d = pow10_128(k);
   int128_t q = v / d;
   int128_t const r = v % d;
-  if (2 * magnitude(r) >= d) { q += v < 0 ? -1 : 1; }
+  if (magnitude(r) >= d - magnitude(r)) { q += v < 0 ? -1 : 1; }  // not 2|r| >= d: 2|r| passes int128 at k = 38
   return q;
 }
 
@@ -89,8 +89,7 @@ constexpr COLX_HOST_DEVICE To cast_decimal(From v, bool& valid) {
         u = divide_rounding(v.unscaled, From::scale - To::scale);
       }
     } else if constexpr (std::is_floating_point_v<From>) {
-      double const scaled = static_cast<double>(v) * static_cast<double>(pow10_128(To::scale));
-      double const rounded = scaled < 0 ? scaled - 0.5 : scaled + 0.5;
+      double const rounded = ::round(static_cast<double>(v) * static_cast<double>(pow10_128(To::scale)));
       if (!(rounded > -static_cast<double>(pow10_128(To::precision)) && rounded < static_cast<double>(pow10_128(To::precision)))) {
         valid = false;  // NaN fails both
         return To{};
