@@ -146,7 +146,7 @@ def colx_type(t):
     if pa.types.is_duration(t):
         return "duration[%s]" % UNIT[t.unit]
     if pa.types.is_decimal(t):
-        return "decimal%d(scale %d)" % (t.bit_width, -t.scale)
+        return "decimal%d(precision %d, scale %d)" % (t.bit_width, t.precision, -t.scale)
     raise ValueError(t)
 
 
