@@ -4,6 +4,7 @@
 // JSON record writer. No fmt: it does not compile under nvcc in C++20 mode.
 #include <colx/core/cuda_try.cuh>
 #include <colx/memory/stream.hpp>
+#include <colx/memory/uvector.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -115,6 +116,17 @@ struct bench_context {
   template <class F>
   double time(F&& f, int reps = 20) {
     return time_ms(raw, std::forward<F>(f), reps);
+  }
+  // The copy roofline: a device-to-device copy of 2^27 float64 (bytes read and written), reported
+  // and kept in copy_gbs for the rows that compare with it.
+  void measure_copy() {
+    size_type const m = size_type{1} << 27;
+    uvector<double> src(m, stream), dst(m, stream);
+    double const ms = time([&] {
+      COLX_CUDA_TRY(cudaMemcpyAsync(dst.data(), src.data(), m * sizeof(double), cudaMemcpyDeviceToDevice, raw));
+    });
+    copy_gbs = 2.0 * 8 * m / ms / 1e6;
+    report("device-to-device copy, 2^27 float64 (read + write)", ms, 2.0 * 8 * m, copy_gbs, "copy");
   }
 };
 

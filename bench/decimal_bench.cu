@@ -112,15 +112,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i + 1 < argc; ++i) {
     if (std::string(argv[i]) == "--rows") { n = std::stoll(argv[i + 1]); }
   }
-  {
-    size_type const m = size_type{1} << 27;
-    uvector<double> src(m, ctx.stream), dst(m, ctx.stream);
-    double const ms = ctx.time([&] {
-      COLX_CUDA_TRY(cudaMemcpyAsync(dst.data(), src.data(), m * sizeof(double), cudaMemcpyDeviceToDevice, ctx.raw));
-    });
-    ctx.copy_gbs = 2.0 * 8 * m / ms / 1e6;
-    ctx.report("device-to-device copy, 2^27 float64 (read + write)", ms, 2.0 * 8 * m, ctx.copy_gbs, "copy");
-  }
+  ctx.measure_copy();
   sums(ctx, n);
   ctx.json.write(bench::json_path(argc, argv, "bench/results/decimal_bench.json"), "decimal_bench");
   return 0;

@@ -217,14 +217,7 @@ int main(int argc, char** argv) {
   ctx.stream = stream_ref{};
   std::printf("device: %s\n", bench::device_name().c_str());
   size_type const n = size_type{1} << 27;
-  {
-    uvector<double> src(n, ctx.stream), dst(n, ctx.stream);
-    double const ms = ctx.time([&] {
-      COLX_CUDA_TRY(cudaMemcpyAsync(dst.data(), src.data(), n * sizeof(double), cudaMemcpyDeviceToDevice, ctx.raw));
-    });
-    ctx.copy_gbs = 2.0 * 8 * n / ms / 1e6;
-    ctx.report("device-to-device copy, 2^27 float64 (read + write)", ms, 2.0 * 8 * n, ctx.copy_gbs, "copy");
-  }
+  ctx.measure_copy();
   chain<not_null>(ctx, n, 0);
   chain<nullable>(ctx, n, 0.1);
   size_type q6_big = 600000000;

@@ -26,24 +26,10 @@ constexpr COLX_HOST_DEVICE date32 to_date(timestamp<U> t) {
 }
 }  // namespace detail
 
-#define COLX_DATE_PART(Name, Member)                                        \
-  struct Name {                                                             \
-    static constexpr char const* symbol = #Name;                            \
-    template <class A>                                                      \
-    static constexpr COLX_HOST_DEVICE std::int32_t apply(A a) {             \
-      static_assert(requires { A::unit; } && requires { a.ticks; },         \
-                    "colx: " #Name "() needs a date or timestamp column");   \
-      return static_cast<std::int32_t>(to_civil(detail::to_date(a)).Member); \
-    }                                                                       \
-  };
-COLX_DATE_PART(year, year)
-COLX_DATE_PART(month, month)
-COLX_DATE_PART(day, day)
-#undef COLX_DATE_PART
-
-// The parts DuckDB's EXTRACT and date_part give beyond those: quarter 1-4, day of week 0 (Sunday)
-// to 6, ISO day of week 1 (Monday) to 7, day of year 1-366.
-#define COLX_DATE_FUNCTION(Name, Body)                                    \
+// Each part of a date d (a timestamp's day): year, month and day, and what DuckDB's EXTRACT and
+// date_part give beyond them: quarter 1-4, day of week 0 (Sunday) to 6, ISO day of week 1
+// (Monday) to 7, day of year 1-366.
+#define COLX_DATE_PART(Name, Body)                                        \
   struct Name {                                                           \
     static constexpr char const* symbol = #Name;                          \
     template <class A>                                                    \
@@ -54,11 +40,14 @@ COLX_DATE_PART(day, day)
       Body                                                                \
     }                                                                     \
   };
-COLX_DATE_FUNCTION(quarter, return static_cast<std::int32_t>((to_civil(d).month - 1) / 3 + 1);)
+COLX_DATE_PART(year, return static_cast<std::int32_t>(to_civil(d).year);)
+COLX_DATE_PART(month, return static_cast<std::int32_t>(to_civil(d).month);)
+COLX_DATE_PART(day, return static_cast<std::int32_t>(to_civil(d).day);)
+COLX_DATE_PART(quarter, return static_cast<std::int32_t>((to_civil(d).month - 1) / 3 + 1);)
 // 1970-01-01 was a Thursday (4); floor modulo for days before it.
-COLX_DATE_FUNCTION(day_of_week, return static_cast<std::int32_t>(((d.ticks + 4) % 7 + 7) % 7);)
-COLX_DATE_FUNCTION(iso_day_of_week, return static_cast<std::int32_t>(((d.ticks + 3) % 7 + 7) % 7 + 1);)
-COLX_DATE_FUNCTION(day_of_year, return d.ticks - date(to_civil(d).year, 1, 1).ticks + 1;)
-#undef COLX_DATE_FUNCTION
+COLX_DATE_PART(day_of_week, return static_cast<std::int32_t>(((d.ticks + 4) % 7 + 7) % 7);)
+COLX_DATE_PART(iso_day_of_week, return static_cast<std::int32_t>(((d.ticks + 3) % 7 + 7) % 7 + 1);)
+COLX_DATE_PART(day_of_year, return d.ticks - date(to_civil(d).year, 1, 1).ticks + 1;)
+#undef COLX_DATE_PART
 
 }  // namespace colx::expr::ops
