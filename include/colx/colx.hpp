@@ -21,6 +21,7 @@
 #include <colx/exec/dispatch.hpp>
 #include <colx/expr/aggregate.hpp>
 #include <colx/expr/functions.hpp>
+#include <colx/expr/functions_strings.hpp>
 #include <colx/frame/explain.hpp>
 #include <colx/frame/frame.hpp>
 #include <colx/frame/gather.hpp>

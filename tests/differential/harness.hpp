@@ -58,6 +58,7 @@ void add_row_shapes(registry& r);    // shapes_rows.cpp: filter, derive, functio
 void add_group_shapes(registry& r);  // shapes_groups.cpp: group-by, distinct, scans, rank
 void add_join_shapes(registry& r);   // shapes_joins.cpp: every join kind
 void add_decimal_shapes(registry& r);  // shapes_decimals.cpp: decimal arithmetic, casts, aggregates
+void add_string_shapes(registry& r);   // shapes_strings.cpp: computed strings, text casts
 
 // Writes the result frame and the SQL that should give the same rows.
 template <class Schema>

@@ -244,6 +244,7 @@ int main(int argc, char** argv) {
   add_group_shapes(shapes);
   add_join_shapes(shapes);
   add_decimal_shapes(shapes);
+  add_string_shapes(shapes);
   auto const find = [&](std::string const& name) -> shape const* {
     for (auto const& s : shapes) {
       if (s.name == name) { return &s; }

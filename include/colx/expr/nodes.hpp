@@ -68,6 +68,61 @@ struct binary : node<binary<Op, A, B>> {
   }
 };
 
+// op(a, b, c), as binary: substr(s, start, length), replace(s, from, to), lpad(s, width, fill).
+template <class Op, class A, class B, class C>
+struct ternary : node<ternary<Op, A, B, C>> {
+  A a;
+  B b;
+  C c;
+  constexpr COLX_HOST_DEVICE ternary(A a_, B b_, C c_) : a(a_), b(b_), c(c_) {}
+  template <class Inputs>
+  [[nodiscard]] COLX_HOST_DEVICE auto operator()(Inputs const& in, size_type i) const {
+    auto const x = a(in, i);
+    auto const y = b(in, i);
+    auto const z = c(in, i);
+    bool const all_valid = x.valid && y.valid && z.valid;
+    constexpr bool operand_nulls = decltype(x)::nullable || decltype(y)::nullable || decltype(z)::nullable;
+    if constexpr (requires { Op::produces_nulls; }) {
+      bool ok = true;
+      auto const value = Op::apply(x.value, y.value, z.value, ok);
+      return make_maybe<operand_nulls || Op::template nulls_for<decltype(x.value), decltype(y.value), decltype(z.value)>>(
+          value, all_valid && ok);
+    } else {
+      return make_maybe<operand_nulls>(Op::apply(x.value, y.value, z.value), all_valid);
+    }
+  }
+  template <class F>
+  [[nodiscard]] auto map(F f) const {
+    return ternary<Op, decltype(f(a)), decltype(f(b)), decltype(f(c))>(f(a), f(b), f(c));
+  }
+  [[nodiscard]] std::string to_string() const {
+    return std::string(Op::symbol) + "(" + a.to_string() + ", " + b.to_string() + ", " + c.to_string() + ")";
+  }
+};
+
+// concat(a, b) as DuckDB's concat(): a null argument counts as empty, so the result is never
+// null (a || b, like every other operation, is null when either side is).
+template <class A, class B>
+struct concat_node : node<concat_node<A, B>> {
+  A a;
+  B b;
+  constexpr COLX_HOST_DEVICE concat_node(A a_, B b_) : a(a_), b(b_) {}
+  template <class Inputs>
+  [[nodiscard]] COLX_HOST_DEVICE auto operator()(Inputs const& in, size_type i) const {
+    auto const x = a(in, i);
+    auto const y = b(in, i);
+    auto joined = ops::concat::apply(x.value, y.value);
+    joined.has_a = x.valid;
+    joined.has_b = y.valid;
+    return make_maybe<false>(joined, true);
+  }
+  template <class F>
+  [[nodiscard]] auto map(F f) const {
+    return concat_node<decltype(f(a)), decltype(f(b))>(f(a), f(b));
+  }
+  [[nodiscard]] std::string to_string() const { return "concat(" + a.to_string() + ", " + b.to_string() + ")"; }
+};
+
 // The row number i itself: a leaf that reads no column.
 struct row_index : node<row_index> {
   template <class Inputs>

@@ -10,6 +10,8 @@
 #include <colx/expr/ops_bits.hpp>
 #include <colx/expr/ops_dates.hpp>
 #include <colx/expr/ops_strings.hpp>
+#include <colx/expr/ops_text.hpp>
+#include <colx/expr/ops_text_cast.hpp>
 #include <colx/types/string_view.hpp>
 
 #include <cmath>
@@ -327,12 +329,15 @@ struct cast {
   static constexpr char const* symbol = "cast";
   static constexpr bool produces_nulls = true;
   template <class A>
-  static constexpr bool nulls_for = (std::is_floating_point_v<A> && plain_integer<T>) || dec_type<T> || (dec_type<A> && plain_integer<T>);
+  static constexpr bool nulls_for = (std::is_floating_point_v<A> && plain_integer<T>) || dec_type<T> || (dec_type<A> && plain_integer<T>) ||
+                                    std::is_same_v<A, string_view>;
   template <class A>
   static constexpr COLX_HOST_DEVICE T apply(A a, bool& valid) {
     static_assert(!is_runtime_scaled_decimal<A> && !is_runtime_scaled_decimal<T>,
                   "colx: cast needs a decimal's scale in its type: declare the field as colx::dec<P, S>");
-    if constexpr (dec_type<T> || dec_type<A>) {
+    if constexpr (std::is_same_v<A, string_view>) {
+      return detail::parse_text<T>(a, valid);
+    } else if constexpr (dec_type<T> || dec_type<A>) {
       return colx::detail::cast_decimal<T>(a, valid);
     } else if constexpr (nulls_for<A>) {
       // |truncated a| < 2^digits: exact bounds as doubles (2^63 for int64, 2^64 for uint64).
@@ -357,6 +362,16 @@ struct cast {
     } else {
       return static_cast<T>(a);
     }
+  }
+};
+
+// cast<string_view>(a): a's text, a computed string (see ops_text_cast.hpp).
+template <>
+struct cast<string_view> {
+  static constexpr char const* symbol = "cast";
+  template <class A>
+  static constexpr COLX_HOST_DEVICE auto apply(A a) {
+    return detail::format_text(a);
   }
 };
 

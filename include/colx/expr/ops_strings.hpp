@@ -4,6 +4,7 @@
 // predicates on UTF-8 bytes, and SQL's LIKE.
 #include <colx/core/config.hpp>
 #include <colx/types/string_view.hpp>
+#include <colx/types/utf8.hpp>
 
 #include <cstdint>
 
@@ -12,6 +13,10 @@ namespace colx::expr::ops {
 struct length {
   static constexpr char const* symbol = "length";
   static constexpr COLX_HOST_DEVICE std::int32_t apply(string_view s) { return static_cast<std::int32_t>(s.length()); }
+};
+struct length_bytes {
+  static constexpr char const* symbol = "length_bytes";
+  static constexpr COLX_HOST_DEVICE std::int32_t apply(string_view s) { return s.size_bytes(); }
 };
 struct starts_with {
   static constexpr char const* symbol = "starts_with";
@@ -46,15 +51,6 @@ struct like_pattern {
   static constexpr COLX_HOST_DEVICE char fold(char c) {
     return CaseInsensitive && c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c;
   }
-  // Bytes of the code point starting at byte b (1 for a stray continuation byte: it still moves).
-  static constexpr COLX_HOST_DEVICE size_type code_point_bytes(unsigned char b) {
-    return b < 0xC0 ? 1 : b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
-  }
-  // The byte after the code point at i, never past the end (a sequence cut short ends there).
-  static constexpr COLX_HOST_DEVICE size_type next_code_point(char const* str, size_type i, size_type n) {
-    size_type const next = i + code_point_bytes(static_cast<unsigned char>(str[i]));
-    return next < n ? next : n;
-  }
   static constexpr COLX_HOST_DEVICE bool apply(string_view s, string_view p) {
     char const* const str = s.data();
     char const* const pat = p.data();
@@ -69,13 +65,13 @@ struct like_pattern {
         star_j = ++j;
         star_i = i;
       } else if (j < m && pat[j] == '_') {
-        i = next_code_point(str, i, n);
+        i = utf8::next(s, i);
         ++j;
       } else if (j < m && fold(pat[j]) == fold(str[i])) {
         ++i;
         ++j;
       } else if (star_j >= 0) {  // let the last % take one more character, and try again after it
-        star_i = next_code_point(str, star_i, n);
+        star_i = utf8::next(s, star_i);
         i = star_i;
         j = star_j;
       } else {

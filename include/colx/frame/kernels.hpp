@@ -96,6 +96,27 @@ constexpr auto masked_positions() {
   return out;
 }
 
+// Where with_columns writes a row's result: a fixed-width value in place; a string's bytes at its
+// offset, which the sizes pass computed (int32 or int64 offsets, a flag rather than a template
+// parameter so a pass is instantiated once).
+struct strings_write_view {
+  void const* offsets = nullptr;
+  bool large = false;
+  char* chars = nullptr;
+  bitmask_type* mask = nullptr;
+};
+template <class T, class R>
+COLX_HOST_DEVICE void store_result(mutable_column_device_view<T> const& out, size_type i, R const& r) {
+  out.data[i] = r.value;
+}
+template <class R>
+COLX_HOST_DEVICE void store_result(strings_write_view const& out, size_type i, R const& r) {
+  if (!r.valid) { return; }
+  std::int64_t const at = out.large ? static_cast<std::int64_t const*>(out.offsets)[i]
+                                    : static_cast<std::int64_t>(static_cast<std::int32_t const*>(out.offsets)[i]);
+  r.value.write_to(out.chars + at);
+}
+
 // Evaluates every output of a row into registers first, then stores them: loads shared by several
 // outputs (common subexpressions) are then evaluated once by the compiler, since nothing is
 // stored in between.
@@ -130,7 +151,7 @@ struct evaluate_fn {
   }
   template <std::size_t... K>
   COLX_HOST_DEVICE void store(size_type i, row_type const& r, std::index_sequence<K...>) const {
-    ((get<K>(out).data[i] = get<K>(r).value), ...);
+    (store_result(get<K>(out), i, get<K>(r)), ...);
   }
 };
 

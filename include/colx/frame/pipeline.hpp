@@ -8,11 +8,12 @@
 #include <colx/column/bitmask_ops.hpp>
 #include <colx/exec/dispatch.hpp>
 #include <colx/expr/aggregate.hpp>
-#include <colx/expr/functions.hpp>
+#include <colx/expr/functions_strings.hpp>
 #include <colx/frame/frame.hpp>
 #include <colx/frame/kernels.hpp>
 #include <colx/frame/output_column.hpp>
 #include <colx/frame/stage.hpp>
+#include <colx/frame/with_columns.hpp>
 
 #include <limits>
 #include <sstream>
@@ -182,88 +183,6 @@ template <class P>
 [[nodiscard]] constexpr auto count_if(P const& pred) {
   auto e = expr::as_expression(pred);
   return count_if_stage<decltype(e)>{e};
-}
-
-// ---- with_columns ----------------------------------------------------------------------------------
-
-namespace detail {
-
-template <class Inputs, class Named, class Schema>
-struct output_field {
-  using bound = decltype(expr::bind<Schema>(std::declval<Named const&>().expr));
-  using result = expr::result_t<bound, Inputs>;
-  using type = field<Named::name, typename result::value_type, result::nullable ? nullable : not_null>;
-};
-
-template <class Schema, class... Extra>
-struct append_fields;
-template <class... Fields, class... Extra>
-struct append_fields<schema<Fields...>, Extra...> {
-  using type = schema<Fields..., Extra...>;
-};
-
-template <class T>
-column<T> allocate_output(size_type rows, bool nullable, stream_ref stream, resource_ref mr) {
-  uvector<T> data(rows, stream, mr);
-  if (!nullable) { return column<T>(std::move(data)); }
-  // Zero the padding too: the kernel writes whole words only up to the last row.
-  return column<T>(std::move(data), create_bitmask(rows, false, stream, mr), 0);
-}
-
-}  // namespace detail
-
-namespace detail {
-
-template <class Frame, class... Named, std::size_t... K>
-auto with_columns_impl(Frame const& f, std::tuple<Named...> const& named, stream_ref stream, resource_ref mr,
-                       std::index_sequence<K...>) {
-  spill_lock_scope const spill_lock(stream);  // the columns read here stay put until the work is done
-  using schema_type = typename Frame::schema_type;
-  using inputs = typename Frame::inputs_type;
-  using out_schema = typename append_fields<schema_type, typename output_field<inputs, Named, schema_type>::type...>::type;
-  static_assert((fixed_width_element<typename output_field<inputs, Named, schema_type>::type::type> && ...),
-                "colx::with_columns computes fixed-width columns; a string-valued expression can be used in "
-                "predicates and comparisons but not stored as a new column yet");
-  size_type const rows = f.num_rows();
-  std::tuple outputs(allocate_output<typename output_field<inputs, Named, schema_type>::type::type>(
-      rows, output_field<inputs, Named, schema_type>::type::is_nullable, stream, mr)...);
-  auto const views = tuple(std::get<K>(outputs).mutable_device_view(stream)...);
-  evaluate_fn<inputs, std::remove_cvref_t<decltype(views)>, typename output_field<inputs, Named, schema_type>::bound...> const fn{
-      f.inputs(), tuple(expr::bind<schema_type>(std::get<K>(named).expr)...), views};
-  on_backend(f.kind(), stream, [&](auto const& exec) { exec.evaluate_rows(rows, fn); });
-  auto const count_nulls = [&](auto& c) {
-    if (c.nullable()) { c.set_null_count(count_unset_bits(c.null_mask(), 0, rows, c.kind(), stream)); }
-  };
-  (count_nulls(std::get<K>(outputs)), ...);
-  return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return frame<out_schema>(f.template shared_column_at<I>()...,
-                             std::make_shared<std::remove_cvref_t<decltype(std::get<K>(outputs))> const>(std::move(std::get<K>(outputs)))...)
-        .with_index(f.index());
-  }(std::make_index_sequence<schema_type::size>{});
-}
-
-}  // namespace detail
-
-// A new frame: the input's columns (shared, not copied) and one column per named expression,
-// computed together in one pass over the inputs. After a filter, the kept rows are collected first.
-template <class... Named>
-struct with_columns_stage {
-  using stage_tag = void;
-  std::tuple<Named...> outputs;
-
-  template <class Schema>
-  auto apply(frame<Schema> const& f, stream_ref stream, resource_ref mr) const {
-    return detail::with_columns_impl(f, outputs, stream, mr, std::index_sequence_for<Named...>{});
-  }
-};
-
-// New columns from expressions, all evaluated in one pass: with_columns(e.as<"x">(), ...).
-template <class... Named>
-  requires(requires { Named::name; typename std::remove_cvref_t<decltype(std::declval<Named>().expr)>; } && ...)
-[[nodiscard]] constexpr auto with_columns(Named const&... outputs) {
-  static_assert(sizeof...(Named) > 0, "colx::with_columns needs at least one expr.as<\"name\">()");
-  static_assert((requires { Named::name; } && ...), "colx::with_columns takes named expressions: expr.as<\"name\">()");
-  return with_columns_stage<Named...>{{outputs...}};
 }
 
 // ---- collect ---------------------------------------------------------------------------------------

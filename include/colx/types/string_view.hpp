@@ -14,6 +14,11 @@ class string_view {
   [[nodiscard]] constexpr COLX_HOST_DEVICE char const* data() const noexcept { return _data; }
   [[nodiscard]] constexpr COLX_HOST_DEVICE size_type size_bytes() const noexcept { return _size; }
   [[nodiscard]] constexpr COLX_HOST_DEVICE bool empty() const noexcept { return _size == 0; }
+  // Copies the bytes to out: what a computed string (expr/ops_text.hpp) also offers, so an output
+  // column writes a stored string and a computed one alike.
+  constexpr COLX_HOST_DEVICE void write_to(char* out) const noexcept {
+    for (size_type i = 0; i < _size; ++i) { out[i] = _data[i]; }
+  }
 
   // The number of code points: bytes that do not continue a multi-byte sequence.
   [[nodiscard]] constexpr COLX_HOST_DEVICE size_type length() const noexcept {
