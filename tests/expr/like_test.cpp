@@ -71,21 +71,26 @@ std::vector<std::string> all_of(std::vector<std::string> const& pieces, int most
 TEST_CASE("like: every short string against every short pattern, as SQL defines it", "[expr][strings]") {
   auto const texts = all_of({"a", "B", "é", "本"}, 5);
   auto const patterns = all_of({"a", "b", "é", "_", "%"}, 4);
-  std::size_t wrong = 0, wrong_ci = 0, matches = 0;
+  std::size_t wrong = 0, wrong_ci = 0, wrong_shaped = 0, matches = 0, shaped = 0;
   for (auto const& p : patterns) {
     colx::string_view const pv(p.data(), static_cast<colx::size_type>(p.size()));
+    auto const shape = colx::expr::ops::shape_of(pv);  // what like(s, "constant") uses
+    shaped += shape.kind != colx::expr::ops::like_shape::general ? 1 : 0;
     for (auto const& s : texts) {
       colx::string_view const sv(s.data(), static_cast<colx::size_type>(s.size()));
       bool const want = reference_like(s, p);
       matches += want ? 1 : 0;
       wrong += colx::expr::ops::like::apply(sv, pv) == want ? 0 : 1;
       wrong_ci += colx::expr::ops::ilike::apply(sv, pv) == reference_like(s, p, true) ? 0 : 1;
+      wrong_shaped += colx::expr::ops::like_shaped(sv, pv, shape) == want ? 0 : 1;
     }
   }
   CHECK(texts.size() * patterns.size() > 500000);
   CHECK(matches > 10000);
   CHECK(wrong == 0);
   CHECK(wrong_ci == 0);
+  CHECK(shaped > 100);  // exact, prefix, suffix and infix patterns, each tested by its fast path
+  CHECK(wrong_shaped == 0);
 }
 
 TEST_CASE("like: a filter and a derived column, with nulls and empty strings", "[expr][strings]") {

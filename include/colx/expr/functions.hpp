@@ -135,6 +135,11 @@ template <expr::expression A, class P>
 [[nodiscard]] constexpr auto like(A const& a, P const& p) {
   return expr::make_binary<expr::ops::like>(a, p);
 }
+// A constant pattern: a literal with % at its ends runs as equality, a prefix, suffix or substring test.
+template <expr::expression A, std::size_t N>
+[[nodiscard]] constexpr auto like(A const& a, char const (&p)[N]) {
+  return expr::like_constant<A, N>(a, expr::string_literal<N>(p));
+}
 template <expr::expression A, class P>
 [[nodiscard]] constexpr auto ilike(A const& a, P const& p) {
   return expr::make_binary<expr::ops::ilike>(a, p);

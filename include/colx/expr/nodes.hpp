@@ -123,6 +123,25 @@ struct concat_node : node<concat_node<A, B>> {
   [[nodiscard]] std::string to_string() const { return "concat(" + a.to_string() + ", " + b.to_string() + ")"; }
 };
 
+// like(a, "constant"): the pattern and its shape (ops::shape_of), found once.
+template <class A, std::size_t N>
+struct like_constant : node<like_constant<A, N>> {
+  A a;
+  string_literal<N> pattern;
+  ops::like_shape shape;
+  constexpr like_constant(A a_, string_literal<N> p) : a(a_), pattern(p), shape(ops::shape_of(string_view(p.chars, p.size))) {}
+  template <class Inputs>
+  [[nodiscard]] COLX_HOST_DEVICE auto operator()(Inputs const& in, size_type i) const {
+    auto const x = a(in, i);
+    return make_maybe<decltype(x)::nullable>(ops::like_shaped(x.value, string_view(pattern.chars, pattern.size), shape), x.valid);
+  }
+  template <class F>
+  [[nodiscard]] auto map(F f) const {
+    return like_constant<decltype(f(a)), N>(f(a), pattern);
+  }
+  [[nodiscard]] std::string to_string() const { return "(" + a.to_string() + " like " + pattern.to_string() + ")"; }
+};
+
 // The row number i itself: a leaf that reads no column.
 struct row_index : node<row_index> {
   template <class Inputs>

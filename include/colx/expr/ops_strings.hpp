@@ -85,4 +85,50 @@ struct like_pattern {
 using like = like_pattern<false>;
 using ilike = like_pattern<true>;
 
+// The shape of a constant LIKE pattern, found once when the pipeline is written: most patterns
+// are a literal with % at neither, one or both ends, and those are tested as equality, a prefix,
+// a suffix or a substring search, not by the general matcher.
+struct like_shape {
+  enum kind_t : std::uint8_t { general, exact, prefix, suffix, infix };
+  kind_t kind = general;
+  size_type begin = 0;  // the literal, in the pattern
+  size_type size = 0;
+};
+[[nodiscard]] constexpr like_shape shape_of(string_view p) noexcept {
+  size_type begin = 0;
+  size_type end = p.size_bytes();
+  while (begin < end && p.data()[begin] == '%') { ++begin; }
+  while (end > begin && p.data()[end - 1] == '%') { --end; }
+  for (size_type i = begin; i < end; ++i) {
+    if (p.data()[i] == '%' || p.data()[i] == '_') { return {}; }
+  }
+  bool const lead = begin > 0;
+  bool const trail = end < p.size_bytes();
+  auto const kind = lead && trail ? like_shape::infix : lead ? like_shape::suffix : trail ? like_shape::prefix : like_shape::exact;
+  return {kind, begin, end - begin};
+}
+// Whether `lit` occurs in s: a scan for its first byte, each candidate checked in place.
+[[nodiscard]] constexpr COLX_HOST_DEVICE bool occurs(string_view s, string_view lit) noexcept {
+  size_type const m = lit.size_bytes();
+  if (m == 0) { return true; }
+  char const first = lit.data()[0];
+  for (size_type i = 0; i + m <= s.size_bytes(); ++i) {
+    if (s.data()[i] != first) { continue; }
+    size_type k = 1;
+    while (k < m && s.data()[i + k] == lit.data()[k]) { ++k; }
+    if (k == m) { return true; }
+  }
+  return false;
+}
+[[nodiscard]] constexpr COLX_HOST_DEVICE bool like_shaped(string_view s, string_view pattern, like_shape shape) noexcept {
+  string_view const lit(pattern.data() + shape.begin, shape.size);
+  switch (shape.kind) {
+    case like_shape::exact: return s == lit;
+    case like_shape::prefix: return starts_with::apply(s, lit);
+    case like_shape::suffix: return ends_with::apply(s, lit);
+    case like_shape::infix: return occurs(s, lit);
+    default: return like::apply(s, pattern);
+  }
+}
+
 }  // namespace colx::expr::ops

@@ -8,6 +8,7 @@
 #include <colx/expr/aggregate.hpp>
 
 #include <array>
+#include <type_traits>
 #include <utility>
 
 namespace colx::detail {
@@ -109,12 +110,13 @@ template <class T, class R>
 COLX_HOST_DEVICE void store_result(mutable_column_device_view<T> const& out, size_type i, R const& r) {
   out.data[i] = r.value;
 }
+COLX_HOST_DEVICE inline std::int64_t offset_at(strings_write_view const& out, size_type i) {
+  return out.large ? static_cast<std::int64_t const*>(out.offsets)[i]
+                   : static_cast<std::int64_t>(static_cast<std::int32_t const*>(out.offsets)[i]);
+}
 template <class R>
 COLX_HOST_DEVICE void store_result(strings_write_view const& out, size_type i, R const& r) {
-  if (!r.valid) { return; }
-  std::int64_t const at = out.large ? static_cast<std::int64_t const*>(out.offsets)[i]
-                                    : static_cast<std::int64_t>(static_cast<std::int32_t const*>(out.offsets)[i]);
-  r.value.write_to(out.chars + at);
+  if (r.valid) { r.value.write_to(out.chars + offset_at(out, i)); }
 }
 
 // Evaluates every output of a row into registers first, then stores them: loads shared by several
@@ -135,6 +137,18 @@ struct evaluate_fn {
 
   COLX_HOST_DEVICE row_type row(size_type i) const { return eval(i, std::index_sequence_for<Exprs...>{}); }
   COLX_HOST_DEVICE void store(size_type i, row_type const& r) const { store(i, r, std::index_sequence_for<Exprs...>{}); }
+  // For a kernel that writes the strings itself (gpu::evaluate_rows stages a tile's strings in
+  // shared memory, then writes them coalesced): the other outputs only.
+  template <std::size_t K>
+  static constexpr bool is_string_output = std::is_same_v<std::remove_cvref_t<decltype(get<K>(std::declval<Outputs const&>()))>, strings_write_view>;
+  static constexpr bool writes_strings = []<std::size_t... K>(std::index_sequence<K...>) {
+    return (is_string_output<K> || ...);
+  }(std::index_sequence_for<Exprs...>{});
+  COLX_HOST_DEVICE void store_fixed_width(size_type i, row_type const& r) const {
+    [&]<std::size_t... K>(std::index_sequence<K...>) {
+      ((is_string_output<K> ? void() : store_result(get<K>(out), i, get<K>(r))), ...);
+    }(std::index_sequence_for<Exprs...>{});
+  }
   template <std::size_t K>
   static COLX_HOST_DEVICE bool valid(row_type const& r) {
     return static_cast<bool>(get<position<K>>(r).valid);
