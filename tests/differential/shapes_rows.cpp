@@ -104,6 +104,30 @@ void top_k_strings(case_context& c) {
   emit(c, r, "SELECT id, s, u32 FROM t ORDER BY s DESC NULLS LAST, u32 NULLS LAST, id LIMIT " + std::to_string(k), true);
 }
 
+// Calendar arithmetic: months and years added with the day clamped (DuckDB's date + INTERVAL,
+// cast back to DATE: DuckDB gives a TIMESTAMP), date_trunc, and date_diff in four units.
+void date_math(case_context& c) {
+  auto const k = static_cast<std::int32_t>(c.pick(-30, 30));
+  auto const r = c.t |
+                 with_columns(add_months("d"_c, k).as<"am">(), add_years("d"_c, k).as<"ay">(), add_days("d"_c, "i16"_c).as<"ad">(),
+                              date_trunc<date_part::quarter>("d"_c).as<"tq">(), date_trunc<date_part::week>("d"_c).as<"tw">(),
+                              date_diff<date_part::month>("d"_c, add_days("d"_c, "i16"_c)).as<"dm">(),
+                              date_diff<date_part::week>("d"_c, add_days("d"_c, "i16"_c)).as<"dw">(),
+                              date_diff<date_part::year>("d"_c, add_months("d"_c, k)).as<"dy">()) |
+                 select("id"_c, "am"_c, "ay"_c, "ad"_c, "tq"_c, "tw"_c, "dm"_c, "dw"_c, "dy"_c);
+  auto const ks = std::to_string(k);
+  c.description = "t | with_columns(add_months(d, " + ks + "), add_years(d, " + ks +
+                  "), add_days(d, i16), date_trunc<quarter>(d), date_trunc<week>(d), date_diff<month>(d, add_days(d, i16)), "
+                  "date_diff<week>(d, add_days(d, i16)), date_diff<year>(d, add_months(d, " + ks + ")))";
+  emit(c, r,
+       "SELECT id, CAST(d + INTERVAL (" + ks + ") MONTH AS DATE) AS am, CAST(d + INTERVAL (" + ks +
+           ") YEAR AS DATE) AS ay, CAST(d + INTERVAL (i16) DAY AS DATE) AS ad, CAST(date_trunc('quarter', d) AS DATE) AS tq, "
+           "CAST(date_trunc('week', d) AS DATE) AS tw, date_diff('month', d, CAST(d + INTERVAL (i16) DAY AS DATE)) AS dm, "
+           "date_diff('week', d, CAST(d + INTERVAL (i16) DAY AS DATE)) AS dw, "
+           "date_diff('year', d, CAST(d + INTERVAL (" + ks + ") MONTH AS DATE)) AS dy FROM t",
+       false);
+}
+
 }  // namespace
 
 // SQL's LIKE, ILIKE and NOT LIKE, eight patterns at once (patterns are constants of the pipeline).
@@ -144,6 +168,7 @@ void add_row_shapes(registry& r) {
   r.push_back({"top_k_strings", top_k_strings});
   r.push_back({"like_patterns", like_patterns});
   r.push_back({"date_parts", date_parts});
+  r.push_back({"date_math", date_math});
 }
 
 }  // namespace colx::differential

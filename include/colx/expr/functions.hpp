@@ -114,6 +114,37 @@ template <expr::expression A>
 }
 template <expr::expression A> [[nodiscard]] constexpr auto day_of_year(A const& a) { return apply_unary<expr::ops::day_of_year>(a); }
 
+// hour, minute and (whole) second of a timestamp.
+template <expr::expression A> [[nodiscard]] constexpr auto hour(A const& a) { return apply_unary<expr::ops::hour>(a); }
+template <expr::expression A> [[nodiscard]] constexpr auto minute(A const& a) { return apply_unary<expr::ops::minute>(a); }
+template <expr::expression A> [[nodiscard]] constexpr auto second(A const& a) { return apply_unary<expr::ops::second>(a); }
+
+// Calendar arithmetic (expr/ops_date_math.hpp): add_months(d, n) clamps the day to the month's
+// end (Jan 31 + 1 month is Feb 29 in 2024), as SQL's date + INTERVAL; n is an integer expression.
+template <expr::expression A, class N>
+[[nodiscard]] constexpr auto add_days(A const& a, N const& n) {
+  return expr::make_binary<expr::ops::add_days>(a, n);
+}
+template <expr::expression A, class N>
+[[nodiscard]] constexpr auto add_months(A const& a, N const& n) {
+  return expr::make_binary<expr::ops::add_months>(a, n);
+}
+template <expr::expression A, class N>
+[[nodiscard]] constexpr auto add_years(A const& a, N const& n) {
+  return expr::make_binary<expr::ops::add_years>(a, n);
+}
+// date_trunc<colx::date_part::month>(d): the start of d's month, in d's type.
+template <date_part Part, expr::expression A>
+[[nodiscard]] constexpr auto date_trunc(A const& a) {
+  return apply_unary<expr::ops::trunc_to<Part>>(a);
+}
+// date_diff<colx::date_part::month>(a, b): month boundaries from a to b (int64), as DuckDB.
+template <date_part Part, class A, class B>
+  requires expr::operands<A, B>
+[[nodiscard]] constexpr auto date_diff(A const& a, B const& b) {
+  return expr::make_binary<expr::ops::diff_in<Part>>(a, b);
+}
+
 // Strings: length in code points; patterns are constants or string expressions.
 template <expr::expression A> [[nodiscard]] constexpr auto length(A const& a) { return apply_unary<expr::ops::length>(a); }
 template <expr::expression A, class P>

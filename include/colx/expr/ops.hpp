@@ -8,6 +8,7 @@
 #include <colx/types/chrono.hpp>
 #include <colx/types/dec.hpp>
 #include <colx/expr/ops_bits.hpp>
+#include <colx/expr/ops_date_math.hpp>
 #include <colx/expr/ops_dates.hpp>
 #include <colx/expr/ops_strings.hpp>
 #include <colx/expr/ops_text.hpp>
