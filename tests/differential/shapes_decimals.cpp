@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Decimal shapes (issue 16): arithmetic with DuckDB's result types (run.py compares the types of
 // decimal columns too), comparisons across scales, casts, and sum/min/max/mean/count in a
-// reduction and per group. t.pm is DECIMAL(15,2), t.qr DECIMAL(9,3).
+// reduction and per group (with the strings' min and max beside them). t.pm is DECIMAL(15,2), t.qr DECIMAL(9,3).
 #include "differential/harness.hpp"
 
 #include <string>
@@ -38,10 +38,12 @@ void decimal_reduce(case_context& c) {
 void decimal_group(case_context& c) {
   auto const r = c.t | group_by("k1"_c) |
                  aggregate(sum("pm"_c).as<"s">(), sum("qr"_c).as<"sr">(), min("pm"_c).as<"lo">(), max("qr"_c).as<"hi">(),
-                           mean("pm"_c).as<"me">(), count("qr"_c).as<"n">());
-  c.description = "t | group_by(\"k1\"_c) | aggregate(sum(pm), sum(qr), min(pm), max(qr), mean(pm), count(qr))";
+                           mean("pm"_c).as<"me">(), count("qr"_c).as<"n">(), min("s"_c).as<"ls">(), max("k2"_c).as<"hs">());
+  c.description = "t | group_by(\"k1\"_c) | aggregate(sum(pm), sum(qr), min(pm), max(qr), mean(pm), count(qr), min(s), max(k2))";
   emit(c, r,
-       "SELECT k1, sum(pm) AS s, sum(qr) AS sr, min(pm) AS lo, max(qr) AS hi, avg(pm) AS me, count(qr) AS n FROM t GROUP BY k1", false);
+       "SELECT k1, sum(pm) AS s, sum(qr) AS sr, min(pm) AS lo, max(qr) AS hi, avg(pm) AS me, count(qr) AS n, min(s) AS ls, "
+       "max(k2) AS hs FROM t GROUP BY k1",
+       false);
 }
 
 }  // namespace

@@ -155,7 +155,7 @@ struct expected {
   std::optional<double> min_v, max_v, last_v;
   std::optional<size_type> argmin_i, argmax_v;
   bool any_b = false, all_b = true;
-  std::optional<std::string> first_s, last_s;
+  std::optional<std::string> first_s, last_s, min_s, max_s;
   long double m2_v = 0;
 
   expected(rows const& r, std::vector<std::size_t> const& members) {
@@ -190,6 +190,8 @@ struct expected {
       if (auto const& s = r.s[m]) {
         if (!first_s) { first_s = *s; }
         last_s = *s;
+        if (!min_s || *s < *min_s) { min_s = *s; }  // byte order, which is code-point order
+        if (!max_s || *s > *max_s) { max_s = *s; }
       }
     }
     if (valid_v > 0) {
@@ -238,7 +240,7 @@ auto aggregate_all(Source const& source, colx::group_by_options options) {
                          colx::mean("i"_c).as<"mean_i">(), colx::any("b"_c).as<"any_b">(), colx::all("b"_c).as<"all_b">(),
                          colx::argmin("i"_c).as<"argmin_i">(), colx::argmax("v"_c).as<"argmax_v">(),
                          colx::first("s"_c).as<"first_s">(), colx::last("s"_c).as<"last_s">(),
-                         colx::first("i"_c).as<"first_i">(), colx::last("v"_c).as<"last_v">());
+                         colx::min("s"_c).as<"min_s">(), colx::max("s"_c).as<"max_s">(), colx::first("i"_c).as<"first_i">(), colx::last("v"_c).as<"last_v">());
 }
 
 // Null keys after every value (the sorted order).
@@ -278,6 +280,8 @@ void check_all(Out const& out, rows const& r, colx::group_by_options options, Ke
   auto const argmax_v = read(out["argmax_v"_c]);
   auto const first_s = read(out["first_s"_c]);
   auto const last_s = read(out["last_s"_c]);
+  auto const min_s = read(out["min_s"_c]);
+  auto const max_s = read(out["max_s"_c]);
   auto const first_i = read(out["first_i"_c]);
   auto const last_v = read(out["last_v"_c]);
   // Counts, any and all are never null.
@@ -323,6 +327,8 @@ void check_all(Out const& out, rows const& r, colx::group_by_options options, Ke
     bad.exact("argmax_v", g, argmax_v[g], e.argmax_v);
     if (first_s[g] != e.first_s) { bad.add("first_s of group ", g, " differs"); }
     if (last_s[g] != e.last_s) { bad.add("last_s of group ", g, " differs"); }
+    if (min_s[g] != e.min_s) { bad.add("min_s of group ", g, " differs"); }
+    if (max_s[g] != e.max_s) { bad.add("max_s of group ", g, " differs"); }
     bad.exact("first_i", g, first_i[g], e.first_i);
     bad.exact("last_v", g, last_v[g], e.last_v);
   }

@@ -51,6 +51,27 @@ struct group_cell<expr::kinds::arg_extremum<IsMin>, T, Nullable> {
   }
 };
 
+// min/max of strings: a string does not fit an atomic word, so the cell keeps the row of the
+// best string (argmin/argmax's cell: compared at the held row, ties to the first row) and reads
+// the string there when the group finishes.
+template <bool IsMin, bool Nullable>
+struct group_cell<expr::kinds::extremum<IsMin>, string_view, Nullable>
+    : group_cell<expr::kinds::arg_extremum<IsMin>, string_view, Nullable> {
+  using row_cell = group_cell<expr::kinds::arg_extremum<IsMin>, string_view, Nullable>;
+  using typename row_cell::type;
+  static constexpr bool supported = true;
+  using value_type = string_view;
+  template <class Ctx>
+  static COLX_HOST_DEVICE void add(type& c, string_view v, size_type row, Ctx const& ctx) {
+    if (row_cell::wins(v, row, c.row, ctx)) { c.row = row; }
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE expr::maybe<string_view, true> finish(type const& c, size_type, Ctx const& ctx) {
+    if (c.row < 0) { return {string_view{}, false}; }
+    return {ctx.value_at(c.row).value, true};
+  }
+};
+
 // first/last: the smallest (largest) row with a valid value; its value is read at the end.
 template <bool IsFirst, class T, bool Nullable>
 struct group_cell<expr::kinds::positional<IsFirst>, T, Nullable> {

@@ -42,7 +42,7 @@ struct aggregation_field {
   using traits = bound_aggregation_traits<Bound, Inputs>;
   static_assert(traits::cell::supported,
                 "colx::aggregate: this aggregation does not apply to the type of its expression (sum, mean, var and "
-                "std need numbers; min and max need fixed-width values of at most 8 bytes); the context names the "
+                "std need numbers; min and max need strings or fixed-width values of at most 8 bytes); the context names the "
                 "aggregation and its expression");
   using type = field<Named::name, typename traits::cell::value_type,
                      traits::output_nullable ? nullable : not_null>;
