@@ -126,3 +126,32 @@ TEST_CASE("date math: DuckDB's answers at the edges, and a pipeline with nulls",
     CHECK(colx::to_optional_vector(r["dm"_c].view()) == dm);
   }
 }
+
+TEST_CASE("date math: casts between time units, rounded to the nearest as DuckDB", "[expr][dates]") {
+  namespace ops = colx::expr::ops;
+  using colx::timestamp_ms;
+  using colx::timestamp_ns;
+  using colx::timestamp_s;
+  using colx::timestamp_us;
+  auto const us = [](timestamp_ns t) { return ops::cast<timestamp_us>::apply(t).ticks; };
+  auto const ms = [](timestamp_us t) { return ops::cast<timestamp_ms>::apply(t).ticks; };
+  // DuckDB: epoch_us(CAST(TIMESTAMP_NS '1969-12-31 23:59:59.9999995' AS TIMESTAMP)) is -1, and so on.
+  CHECK(us(timestamp_ns(-500)) == -1);
+  CHECK(us(timestamp_ns(-100)) == 0);
+  CHECK(us(timestamp_ns(-900)) == -1);
+  CHECK(us(timestamp_ns(600)) == 1);
+  CHECK(ms(timestamp_us(-100)) == 0);
+  CHECK(ms(timestamp_us(-600)) == -1);
+  CHECK(ms(timestamp_us(600)) == 1);
+  CHECK(ops::cast<timestamp_s>::apply(timestamp_us(-600000)).ticks == -1);
+  CHECK(ops::cast<timestamp_ns>::apply(timestamp_ms(-3)).ticks == -3000000);
+  CHECK(ops::cast<colx::date32>::apply(timestamp_s(-3600)) == colx::date(1969, 12, 31));
+  CHECK(ops::cast<timestamp_s>::apply(colx::date(2024, 1, 2)).ticks == colx::date(2024, 1, 2).ticks * 86400LL);
+  using S = colx::schema<colx::field<"t", timestamp_us>>;
+  colx::frame<S> const f(colx::make_column<timestamp_us>({timestamp_us(1500), std::nullopt, timestamp_us(-1500)}));
+  auto const r = f | colx::with_columns(colx::cast<timestamp_ms>("t"_c).as<"m">(), colx::cast<colx::date32>("t"_c).as<"d">());
+  CHECK(colx::to_optional_vector(r["m"_c].view()) ==
+        std::vector<std::optional<timestamp_ms>>{timestamp_ms(2), std::nullopt, timestamp_ms(-2)});
+  CHECK(colx::to_optional_vector(r["d"_c].view()) ==
+        std::vector<std::optional<colx::date32>>{colx::date(1970, 1, 1), std::nullopt, colx::date(1969, 12, 31)});
+}

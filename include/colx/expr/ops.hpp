@@ -356,7 +356,9 @@ struct cast {
   }
   template <class A>
   static constexpr COLX_HOST_DEVICE T apply(A a) {
-    if constexpr (requires { a.ticks; } && std::is_arithmetic_v<T>) {
+    if constexpr (detail::calendar_value<A> && detail::calendar_value<T>) {
+      return detail::convert_unit<T>(a);
+    } else if constexpr (requires { a.ticks; } && std::is_arithmetic_v<T>) {
       return static_cast<T>(a.ticks);
     } else if constexpr (requires { T::unit; } && std::is_arithmetic_v<A>) {
       return T(static_cast<typename T::rep>(a));

@@ -58,6 +58,26 @@ concept calendar_value = requires(A a) {
   A::unit;
   a.ticks;
 };
+// cast<T>(a) between time units, as DuckDB: to a finer unit exactly; to a coarser one rounded to
+// the nearest (half away from zero); a timestamp to a date is its day (floor), a date to a
+// timestamp its midnight.
+template <class T, class A>
+constexpr COLX_HOST_DEVICE T convert_unit(A a) {
+  if constexpr (T::unit == A::unit) {
+    return T(static_cast<typename T::rep>(a.ticks));
+  } else if constexpr (T::unit == time_unit::days) {
+    return T(to_date(a).ticks);
+  } else if constexpr (A::unit == time_unit::days) {
+    return T(static_cast<typename T::rep>(static_cast<std::int64_t>(a.ticks) * ticks_per_day<T::unit>));
+  } else if constexpr (ticks_per_second<T::unit> >= ticks_per_second<A::unit>) {
+    return T(static_cast<typename T::rep>(a.ticks * (ticks_per_second<T::unit> / ticks_per_second<A::unit>)));
+  } else {
+    constexpr std::int64_t f = ticks_per_second<A::unit> / ticks_per_second<T::unit>;
+    std::int64_t const q = a.ticks / f;
+    std::int64_t const r = a.ticks % f;
+    return T(static_cast<typename T::rep>(q + (2 * (r < 0 ? -r : r) >= f ? (r < 0 ? -1 : 1) : 0)));
+  }
+}
 }  // namespace detail
 
 // add_months(t, n), add_years(t, n): Jan 31 + 1 month is Feb 29 in a leap year; the time of day stays.

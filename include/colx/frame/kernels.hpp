@@ -222,17 +222,20 @@ COLX_HOST_DEVICE void store_value(mutable_column_device_view<T> const& out, size
   out.data[k] = v;
 }
 
+// The kept strings as an expression over the staging: row k is sources[k], lengths[k] bytes.
+struct staged_strings {
+  char const* const* sources;
+  std::int64_t const* lengths;
+};
+struct staged_string {
+  COLX_HOST_DEVICE expr::maybe<string_view, false> operator()(staged_strings const& in, size_type k) const {
+    return {string_view(in.sources[k], static_cast<size_type>(in.lengths[k]))};
+  }
+};
+
 struct string_length_fn {
   std::int64_t const* lengths;
   COLX_HOST_DEVICE std::int64_t operator()(size_type k) const { return lengths[k]; }
-};
-struct copy_chars_fn {
-  char const* const* sources;
-  std::int64_t const* offsets;
-  char* chars;
-  COLX_HOST_DEVICE void operator()(size_type k) const {
-    for (std::int64_t b = offsets[k]; b < offsets[k + 1]; ++b) { chars[b] = sources[k][b - offsets[k]]; }
-  }
 };
 // Output row k's bytes at k * width (fixed-width strings: every valid row has `width` bytes; a
 // null or missing row's are zeros).

@@ -75,9 +75,13 @@ struct output_column<string_view> {
       return exec.exclusive_scan(kept, std::int64_t{0}, string_length_fn{lengths.data()}, offsets.data());
     });
     buffer chars(static_cast<std::size_t>(chars_total), stream, mr);
-    on_backend(mr.kind(), stream, [&](auto const& exec) {
-      exec.for_each_n(kept, copy_chars_fn{sources.data(), offsets.data(), static_cast<char*>(chars.data())});
-    });
+    // The bytes are written as with_columns writes computed strings: on the GPU a warp stages its
+    // 32 rows' strings in shared memory and stores them coalesced (one thread a row, byte by byte,
+    // copied 20-byte strings at 11% of the copy bandwidth on the H100).
+    using copy_fn = evaluate_fn<staged_strings, tuple<strings_write_view>, staged_string>;
+    copy_fn const copy{staged_strings{sources.data(), lengths.data()}, tuple<staged_string>(staged_string{}),
+                       tuple<strings_write_view>(strings_write_view{offsets.data(), true, static_cast<char*>(chars.data()), nullptr})};
+    on_backend(mr.kind(), stream, [&](auto const& exec) { exec.evaluate_rows(kept, copy); });
     std::vector<any_column> children;
     if (chars_total <= std::numeric_limits<std::int32_t>::max()) {
       uvector<std::int32_t> narrow(kept + 1, stream, mr);
