@@ -130,6 +130,23 @@ struct bench_context {
   }
 };
 
+// `--rows N`, or the default.
+inline size_type rows_option(int argc, char** argv, size_type fallback) {
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (std::string(argv[i]) == "--rows") { return static_cast<size_type>(std::stoll(argv[i + 1])); }
+  }
+  return fallback;
+}
+
+// A context on the legacy default stream, where pipelines written with `|` run, with the device
+// named and the copy roofline measured: what a benchmark of whole pipelines starts with.
+inline void start_on_default_stream(bench_context& ctx) {
+  ctx.raw = nullptr;
+  ctx.stream = stream_ref{};
+  std::printf("device: %s\n", device_name().c_str());
+  ctx.measure_copy();
+}
+
 // The JSON path from `--json PATH`, or the default.
 inline std::string json_path(int argc, char** argv, std::string fallback) {
   for (int i = 1; i + 1 < argc; ++i) {

@@ -105,15 +105,8 @@ void sums(bench_context& ctx, size_type n) {
 int main(int argc, char** argv) {
   if (!bench::have_device()) { return 77; }
   bench_context ctx;
-  ctx.raw = nullptr;  // the legacy default stream: pipelines written with `|` run there
-  ctx.stream = stream_ref{};
-  std::printf("device: %s\n", bench::device_name().c_str());
-  size_type n = 60000000;
-  for (int i = 1; i + 1 < argc; ++i) {
-    if (std::string(argv[i]) == "--rows") { n = std::stoll(argv[i + 1]); }
-  }
-  ctx.measure_copy();
-  sums(ctx, n);
+  bench::start_on_default_stream(ctx);
+  sums(ctx, bench::rows_option(argc, argv, 60000000));
   ctx.json.write(bench::json_path(argc, argv, "bench/results/decimal_bench.json"), "decimal_bench");
   return 0;
 }

@@ -19,6 +19,7 @@ struct unary : node<unary<Op, A>> {
   template <class Inputs>
   [[nodiscard]] COLX_HOST_DEVICE auto operator()(Inputs const& in, size_type i) const {
     auto const x = a(in, i);
+    static_assert(ops::check_string_operands<Op, typename decltype(x)::value_type>());
     if constexpr (requires { Op::produces_nulls; }) {
       constexpr bool nullable = decltype(x)::nullable || Op::template nulls_for<typename decltype(x)::value_type>;
       bool ok = true;
@@ -45,6 +46,7 @@ struct binary : node<binary<Op, A, B>> {
   [[nodiscard]] COLX_HOST_DEVICE auto operator()(Inputs const& in, size_type i) const {
     auto const x = a(in, i);
     auto const y = b(in, i);
+    static_assert(ops::check_string_operands<Op, typename decltype(x)::value_type, typename decltype(y)::value_type>());
     if constexpr (requires { Op::produces_nulls; }) {
       using X = typename decltype(x)::value_type;
       using Y = typename decltype(y)::value_type;
@@ -80,6 +82,8 @@ struct ternary : node<ternary<Op, A, B, C>> {
     auto const x = a(in, i);
     auto const y = b(in, i);
     auto const z = c(in, i);
+    static_assert(ops::check_string_operands<Op, typename decltype(x)::value_type, typename decltype(y)::value_type,
+                                             typename decltype(z)::value_type>());
     bool const all_valid = x.valid && y.valid && z.valid;
     constexpr bool operand_nulls = decltype(x)::nullable || decltype(y)::nullable || decltype(z)::nullable;
     if constexpr (requires { Op::produces_nulls; }) {
@@ -133,6 +137,7 @@ struct like_constant : node<like_constant<A, N>> {
   template <class Inputs>
   [[nodiscard]] COLX_HOST_DEVICE auto operator()(Inputs const& in, size_type i) const {
     auto const x = a(in, i);
+    static_assert(ops::check_string_operands<ops::like, typename decltype(x)::value_type>());
     return make_maybe<decltype(x)::nullable>(ops::like_shaped(x.value, string_view(pattern.chars, pattern.size), shape), x.valid);
   }
   template <class F>
@@ -238,6 +243,7 @@ struct if_else_node : node<if_else_node<C, T, E, NullTakesElse>> {
     auto const cond = c(in, i);
     auto const x = t(in, i);
     auto const y = e(in, i);
+    static_assert(ops::check_string_operands<if_else_node, typename decltype(x)::value_type, typename decltype(y)::value_type>());
     using R = branch_type_t<typename decltype(x)::value_type, typename decltype(y)::value_type>;
     // case_when: a null condition is not true, so the else branch (SQL's CASE WHEN).
     constexpr bool null_result = NullTakesElse ? false : decltype(cond)::nullable;
@@ -266,6 +272,7 @@ struct coalesce_node : node<coalesce_node<A, B>> {
   [[nodiscard]] COLX_HOST_DEVICE auto operator()(Inputs const& in, size_type i) const {
     auto const x = a(in, i);
     auto const y = b(in, i);
+    static_assert(ops::check_string_operands<coalesce_node, typename decltype(x)::value_type, typename decltype(y)::value_type>());
     using R = std::common_type_t<typename decltype(x)::value_type, typename decltype(y)::value_type>;
     constexpr bool nullable = decltype(x)::nullable && decltype(y)::nullable;
     return make_maybe<nullable>(x.valid ? static_cast<R>(x.value) : static_cast<R>(y.value), x.valid || y.valid);

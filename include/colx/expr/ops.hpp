@@ -372,6 +372,7 @@ struct cast {
 template <>
 struct cast<string_view> {
   static constexpr char const* symbol = "cast";
+  static constexpr bool takes_computed_strings = true;
   template <class A>
   static constexpr COLX_HOST_DEVICE auto apply(A a) {
     return detail::format_text(a);

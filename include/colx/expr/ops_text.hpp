@@ -22,9 +22,27 @@ concept string_value = requires(S const& s, char* out) {
   s.write_to(out);
 };
 
+// A string computed per row (upper, concat, a cast to text), not a view of stored bytes.
+template <class S>
+inline constexpr bool computed_string = string_value<S> && !std::is_same_v<S, string_view>;
+
 }  // namespace colx
 
 namespace colx::expr::ops {
+
+// Whether an op takes computed strings as they are (it writes them, never reads their bytes).
+template <class Op>
+inline constexpr bool takes_computed_strings = requires { Op::takes_computed_strings; };
+// Every other op reads its strings' bytes, which a computed string does not have yet. Nodes call
+// it inside a static_assert, so it is checked where the node is, before the op's own overloads fail.
+template <class Op, class... Values>
+constexpr COLX_HOST_DEVICE bool check_string_operands() {
+  static_assert(takes_computed_strings<Op> || !(computed_string<Values> || ...),
+                "colx: this function reads a string's characters, and an argument is a computed string (upper, "
+                "lower, concat, replace, lpad/rpad or a cast to text): store it first with "
+                "with_columns(e.as<\"name\">()), then use its column");
+  return true;
+}
 
 namespace detail {
 // Positions below zero are before the string; a length may not push an end past 2^31.
@@ -113,6 +131,7 @@ struct case_mapped {
 template <bool Upper>
 struct change_case {
   static constexpr char const* symbol = Upper ? "upper" : "lower";
+  static constexpr bool takes_computed_strings = true;
   template <string_value S>
   static constexpr COLX_HOST_DEVICE case_mapped<S> apply(S s) {
     return {s, Upper};
@@ -138,6 +157,7 @@ struct joined {
 };
 struct concat {
   static constexpr char const* symbol = "||";
+  static constexpr bool takes_computed_strings = true;
   template <string_value A, string_value B>
   static constexpr COLX_HOST_DEVICE joined<A, B> apply(A a, B b) {
     return {a, b};

@@ -62,6 +62,11 @@ double use(colx::frame<lineitem> const& f, colx::frame<other> const& g) {
   using priced = colx::schema<colx::field<"amount", colx::decimal64>>;
   colx::frame<priced> const p(colx::make_decimal_column<std::int64_t>({}, -2));
   return static_cast<double>(p | colx::count_if("amount"_c > "amount"_c));
+#elif defined(COLX_WRONG_COMPUTED_STRING_READ)
+  // upper(...) has no bytes until it is stored: LIKE cannot read it in the same expression.
+  using named = colx::schema<colx::field<"name", colx::string_view>>;
+  colx::frame<named> const n(colx::make_column({std::optional<std::string>("a")}));
+  return static_cast<double>(n | colx::count_if(colx::like(colx::upper("name"_c), "A%")));
 #elif defined(COLX_WRONG_STAGE_ORDER)
   return static_cast<double>((f | colx::group_by("qty"_c) | colx::sort_by("price"_c)).num_rows());
 #elif defined(COLX_WRONG_MAKE_FRAME_NAMES)
