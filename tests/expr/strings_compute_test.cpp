@@ -132,6 +132,20 @@ TEST_CASE("strings: with_columns stores parts of strings and computed strings, b
     for (std::size_t i = 0; i < s.size(); ++i) {
       if (s[i] && *s[i] != "  héllo wörld ") { CHECK(low[i] == s[i]); }
     }
+    // A computed string in a branch of if_else or coalesce: the branch taken is written.
+    auto const b = f | colx::with_columns(colx::if_else("n"_c > 0, colx::upper("s"_c), "t"_c).as<"ie">(),
+                                          colx::coalesce(colx::upper("t"_c), "s"_c).as<"co">());
+    std::vector<opt> ie, co;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      if (!num[i]) {
+        ie.push_back(std::nullopt);
+      } else {
+        ie.push_back(*num[i] > 0 ? (s[i] ? opt(ref_upper(*s[i])) : std::nullopt) : t[i]);
+      }
+      co.push_back(t[i] ? opt(ref_upper(*t[i])) : s[i]);
+    }
+    CHECK(colx::to_strings(b["ie"_c].view()) == ie);
+    CHECK(colx::to_strings(b["co"_c].view()) == co);
     // The stored strings read back as strings anywhere: a filter on a computed column.
     std::int64_t starts = 0;
     for (auto const& e : s) { starts += e && ref_upper(*e).rfind("AB", 0) == 0 ? 1 : 0; }

@@ -243,14 +243,19 @@ struct if_else_node : node<if_else_node<C, T, E, NullTakesElse>> {
     auto const cond = c(in, i);
     auto const x = t(in, i);
     auto const y = e(in, i);
-    static_assert(ops::check_string_operands<if_else_node, typename decltype(x)::value_type, typename decltype(y)::value_type>());
-    using R = branch_type_t<typename decltype(x)::value_type, typename decltype(y)::value_type>;
+    using X = typename decltype(x)::value_type;
+    using Y = typename decltype(y)::value_type;
     // case_when: a null condition is not true, so the else branch (SQL's CASE WHEN).
     constexpr bool null_result = NullTakesElse ? false : decltype(cond)::nullable;
     constexpr bool nullable = null_result || decltype(x)::nullable || decltype(y)::nullable;
     bool const pick = static_cast<bool>(cond.valid) && static_cast<bool>(cond.value);
-    return make_maybe<nullable>(pick ? static_cast<R>(x.value) : static_cast<R>(y.value),
-                                (NullTakesElse || cond.valid) && (pick ? x.valid : y.valid));
+    bool const valid = (NullTakesElse || cond.valid) && (pick ? x.valid : y.valid);
+    if constexpr (ops::computed_branches<X, Y>) {  // a computed string in a branch: the one taken is written
+      return make_maybe<nullable>(ops::either_string<X, Y>{x.value, y.value, pick}, valid);
+    } else {
+      using R = branch_type_t<X, Y>;
+      return make_maybe<nullable>(pick ? static_cast<R>(x.value) : static_cast<R>(y.value), valid);
+    }
   }
   template <class F>
   [[nodiscard]] auto map(F f) const {
@@ -272,10 +277,15 @@ struct coalesce_node : node<coalesce_node<A, B>> {
   [[nodiscard]] COLX_HOST_DEVICE auto operator()(Inputs const& in, size_type i) const {
     auto const x = a(in, i);
     auto const y = b(in, i);
-    static_assert(ops::check_string_operands<coalesce_node, typename decltype(x)::value_type, typename decltype(y)::value_type>());
-    using R = std::common_type_t<typename decltype(x)::value_type, typename decltype(y)::value_type>;
+    using X = typename decltype(x)::value_type;
+    using Y = typename decltype(y)::value_type;
     constexpr bool nullable = decltype(x)::nullable && decltype(y)::nullable;
-    return make_maybe<nullable>(x.valid ? static_cast<R>(x.value) : static_cast<R>(y.value), x.valid || y.valid);
+    if constexpr (ops::computed_branches<X, Y>) {
+      return make_maybe<nullable>(ops::either_string<X, Y>{x.value, y.value, static_cast<bool>(x.valid)}, x.valid || y.valid);
+    } else {
+      using R = std::common_type_t<X, Y>;
+      return make_maybe<nullable>(x.valid ? static_cast<R>(x.value) : static_cast<R>(y.value), x.valid || y.valid);
+    }
   }
   template <class F>
   [[nodiscard]] auto map(F f) const {

@@ -164,6 +164,25 @@ struct concat {
   }
 };
 
+// if_else and coalesce over strings of which one is computed: the branch taken, written as itself.
+template <class A, class B>
+struct either_string {
+  A a;
+  B b;
+  bool first;
+  [[nodiscard]] constexpr COLX_HOST_DEVICE size_type size_bytes() const noexcept { return first ? a.size_bytes() : b.size_bytes(); }
+  constexpr COLX_HOST_DEVICE void write_to(char* out) const noexcept {
+    if (first) {
+      a.write_to(out);
+    } else {
+      b.write_to(out);
+    }
+  }
+};
+// The value type of a branch between X and Y when both are strings and one is computed.
+template <class X, class Y>
+inline constexpr bool computed_branches = string_value<X> && string_value<Y> && (computed_string<X> || computed_string<Y>);
+
 // replace(s, from, to): every occurrence of `from`, left to right and not overlapping, becomes
 // `to`; an empty `from` replaces nothing (as DuckDB).
 struct replaced {
