@@ -130,6 +130,14 @@ struct bench_context {
   }
 };
 
+// splitmix64: the benchmarks' data generators hash row numbers with it, on host and device.
+__host__ __device__ inline std::uint64_t mix(std::uint64_t x) {
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
 // `--rows N`, or the default.
 inline size_type rows_option(int argc, char** argv, size_type fallback) {
   for (int i = 1; i + 1 < argc; ++i) {

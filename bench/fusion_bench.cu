@@ -22,12 +22,7 @@ using namespace colx::literals;
 
 namespace {
 
-__host__ __device__ inline std::uint64_t mix(std::uint64_t x) {  // splitmix64
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
+using bench::mix;
 __host__ __device__ inline double unit(std::uint64_t seed, size_type i) {
   return static_cast<double>(mix(seed * 0x100000001B3ull + static_cast<std::uint64_t>(i)) >> 11) * 0x1.0p-53;
 }

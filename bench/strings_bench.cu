@@ -21,12 +21,7 @@ namespace {
 
 using bench::bench_context;
 
-__host__ __device__ inline std::uint64_t mix(std::uint64_t x) {  // splitmix64
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
+using bench::mix;
 
 // 16 words; a row is two of them and a space. 2 of the 16 hold "green" (about 23% of rows match).
 struct words {

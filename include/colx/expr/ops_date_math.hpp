@@ -21,22 +21,6 @@ enum class date_part : std::uint8_t { year, quarter, month, week, day, hour, min
 namespace colx::expr::ops {
 
 namespace detail {
-template <time_unit U>
-inline constexpr std::int64_t ticks_per_second = U == time_unit::seconds        ? 1
-                                                 : U == time_unit::milliseconds ? 1000
-                                                 : U == time_unit::microseconds ? 1000000
-                                                                                : 1000000000;
-template <time_unit U>
-inline constexpr std::int64_t ticks_per_day = U == time_unit::days ? 1 : 86400 * ticks_per_second<U>;
-
-constexpr COLX_HOST_DEVICE std::int64_t floor_div(std::int64_t a, std::int64_t b) {
-  return a / b - ((a % b != 0) && ((a < 0) != (b < 0)) ? 1 : 0);
-}
-constexpr COLX_HOST_DEVICE unsigned days_in_month(int year, unsigned month) {
-  constexpr unsigned char days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  bool const leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-  return days[month - 1] + (month == 2 && leap ? 1u : 0u);
-}
 // A timestamp (or date) with its date replaced by f(date) and its time of day kept.
 template <class A, class F>
 constexpr COLX_HOST_DEVICE A with_date(A a, F f) {
@@ -48,7 +32,7 @@ constexpr COLX_HOST_DEVICE A with_date(A a, F f) {
 constexpr COLX_HOST_DEVICE date32 plus_months(date32 d, std::int64_t n) {
   civil_date const c = to_civil(d);
   std::int64_t const total = static_cast<std::int64_t>(c.year) * 12 + (c.month - 1) + n;
-  std::int64_t const year = floor_div(total, 12);
+  std::int64_t const year = colx::detail::floor_div(total, 12);
   auto const month = static_cast<unsigned>(total - year * 12 + 1);
   unsigned const last = days_in_month(static_cast<int>(year), month);
   return date(static_cast<int>(year), month, c.day < last ? c.day : last);
@@ -97,7 +81,7 @@ struct add_days {
   static constexpr char const* symbol = "add_days";
   template <detail::calendar_value A, std::integral N>
   static constexpr COLX_HOST_DEVICE A apply(A a, N n) {
-    return A(static_cast<typename A::rep>(a.ticks + static_cast<std::int64_t>(n) * detail::ticks_per_day<A::unit>));
+    return A(static_cast<typename A::rep>(a.ticks + static_cast<std::int64_t>(n) * ticks_per_day<A::unit>));
   }
 };
 
@@ -112,11 +96,11 @@ struct trunc_to {
       if constexpr (A::unit == time_unit::days) {
         return a;
       } else {
-        constexpr std::int64_t unit = detail::ticks_per_second<A::unit> * (Part == date_part::hour ? 3600 : Part == date_part::minute ? 60 : 1);
-        return A(static_cast<typename A::rep>(detail::floor_div(a.ticks, unit) * unit));
+        constexpr std::int64_t unit = ticks_per_second<A::unit> * (Part == date_part::hour ? 3600 : Part == date_part::minute ? 60 : 1);
+        return A(static_cast<typename A::rep>(colx::detail::floor_div(a.ticks, unit) * unit));
       }
     } else {
-      return A(static_cast<typename A::rep>(static_cast<std::int64_t>(start(detail::to_date(a)).ticks) * detail::ticks_per_day<A::unit>));
+      return A(static_cast<typename A::rep>(static_cast<std::int64_t>(start(to_date(a)).ticks) * ticks_per_day<A::unit>));
     }
   }
   static constexpr COLX_HOST_DEVICE date32 start(date32 d) {
@@ -143,12 +127,12 @@ struct diff_in {
       if constexpr (A::unit == time_unit::days) {
         return (static_cast<std::int64_t>(b.ticks) - a.ticks) * (86400 / unit);
       } else {
-        constexpr std::int64_t ticks = detail::ticks_per_second<A::unit> * unit;
-        return detail::floor_div(b.ticks, ticks) - detail::floor_div(a.ticks, ticks);
+        constexpr std::int64_t ticks = ticks_per_second<A::unit> * unit;
+        return colx::detail::floor_div(b.ticks, ticks) - colx::detail::floor_div(a.ticks, ticks);
       }
     } else {
-      date32 const x = detail::to_date(a);
-      date32 const y = detail::to_date(b);
+      date32 const x = to_date(a);
+      date32 const y = to_date(b);
       civil_date const cx = to_civil(x);
       civil_date const cy = to_civil(y);
       switch (Part) {
@@ -170,8 +154,8 @@ struct clock_part {
   template <detail::calendar_value A>
   static constexpr COLX_HOST_DEVICE std::int32_t apply(A a) {
     static_assert(A::unit != time_unit::days, "colx: hour(), minute() and second() need a timestamp column, not a date");
-    std::int64_t const seconds_of_day = detail::floor_div(a.ticks, detail::ticks_per_second<A::unit>) -
-                                        static_cast<std::int64_t>(detail::to_date(a).ticks) * 86400;
+    std::int64_t const seconds_of_day = colx::detail::floor_div(a.ticks, ticks_per_second<A::unit>) -
+                                        static_cast<std::int64_t>(to_date(a).ticks) * 86400;
     return static_cast<std::int32_t>(seconds_of_day / Divisor % Modulus);
   }
 };

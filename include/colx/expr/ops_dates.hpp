@@ -9,22 +9,6 @@
 
 namespace colx::expr::ops {
 
-namespace detail {
-template <time_unit U>
-constexpr COLX_HOST_DEVICE date32 to_date(timestamp<U> t) {
-  if constexpr (U == time_unit::days) {
-    return t;
-  } else {
-    constexpr std::int64_t per_day = U == time_unit::seconds        ? 86400LL
-                                     : U == time_unit::milliseconds ? 86400000LL
-                                     : U == time_unit::microseconds ? 86400000000LL
-                                                                    : 86400000000000LL;
-    std::int64_t days = t.ticks / per_day;
-    if (t.ticks % per_day < 0) { --days; }  // floor, for instants before the epoch
-    return date32(static_cast<std::int32_t>(days));
-  }
-}
-}  // namespace detail
 
 // Each part of a date d (a timestamp's day): year, month and day, and what DuckDB's EXTRACT and
 // date_part give beyond them: quarter 1-4, day of week 0 (Sunday) to 6, ISO day of week 1
@@ -36,7 +20,7 @@ constexpr COLX_HOST_DEVICE date32 to_date(timestamp<U> t) {
     static constexpr COLX_HOST_DEVICE std::int32_t apply(A a) {           \
       static_assert(requires { A::unit; } && requires { a.ticks; },       \
                     "colx: " #Name "() needs a date or timestamp column"); \
-      date32 const d = detail::to_date(a);                                \
+      date32 const d = to_date(a);                                        \
       Body                                                                \
     }                                                                     \
   };

@@ -30,15 +30,24 @@ struct ends_with {
     return p.size_bytes() <= s.size_bytes() && string_view(s.data() + s.size_bytes() - p.size_bytes(), p.size_bytes()) == p;
   }
 };
-// Byte-wise substring search; UTF-8 makes a byte match a code-point match.
+
+// Whether `lit` occurs in s, byte-wise (UTF-8 makes a byte match a code-point match): a scan for
+// its first byte, each candidate checked in place.
+[[nodiscard]] constexpr COLX_HOST_DEVICE bool occurs(string_view s, string_view lit) noexcept {
+  size_type const m = lit.size_bytes();
+  if (m == 0) { return true; }
+  char const first = lit.data()[0];
+  for (size_type i = 0; i + m <= s.size_bytes(); ++i) {
+    if (s.data()[i] != first) { continue; }
+    size_type k = 1;
+    while (k < m && s.data()[i + k] == lit.data()[k]) { ++k; }
+    if (k == m) { return true; }
+  }
+  return false;
+}
 struct contains {
   static constexpr char const* symbol = "contains";
-  static constexpr COLX_HOST_DEVICE bool apply(string_view s, string_view p) {
-    for (size_type start = 0; start + p.size_bytes() <= s.size_bytes(); ++start) {
-      if (string_view(s.data() + start, p.size_bytes()) == p) { return true; }
-    }
-    return false;
-  }
+  static constexpr COLX_HOST_DEVICE bool apply(string_view s, string_view p) { return occurs(s, p); }
 };
 
 // SQL's LIKE: % matches any run of characters, _ one character (a UTF-8 code point), anything
@@ -106,19 +115,6 @@ struct like_shape {
   bool const trail = end < p.size_bytes();
   auto const kind = lead && trail ? like_shape::infix : lead ? like_shape::suffix : trail ? like_shape::prefix : like_shape::exact;
   return {kind, begin, end - begin};
-}
-// Whether `lit` occurs in s: a scan for its first byte, each candidate checked in place.
-[[nodiscard]] constexpr COLX_HOST_DEVICE bool occurs(string_view s, string_view lit) noexcept {
-  size_type const m = lit.size_bytes();
-  if (m == 0) { return true; }
-  char const first = lit.data()[0];
-  for (size_type i = 0; i + m <= s.size_bytes(); ++i) {
-    if (s.data()[i] != first) { continue; }
-    size_type k = 1;
-    while (k < m && s.data()[i + k] == lit.data()[k]) { ++k; }
-    if (k == m) { return true; }
-  }
-  return false;
 }
 [[nodiscard]] constexpr COLX_HOST_DEVICE bool like_shaped(string_view s, string_view pattern, like_shape shape) noexcept {
   string_view const lit(pattern.data() + shape.begin, shape.size);

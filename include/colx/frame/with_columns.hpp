@@ -136,7 +136,7 @@ auto with_columns_impl(Frame const& f, std::tuple<Named...> const& named, stream
   std::tuple outputs(computed_column<typename output_field<inputs, Named, schema_type>::type::type>(
       rows, output_field<inputs, Named, schema_type>::type::is_nullable, stream, mr)...);
   auto const size_strings = [&](auto& out, auto const& e) {
-    if constexpr (requires { out.size_rows(string_size_fn<inputs, std::remove_cvref_t<decltype(e)>>{f.inputs(), e}, f.kind(), stream); }) {
+    if constexpr (std::is_same_v<std::remove_cvref_t<decltype(out)>, computed_column<string_view>>) {
       out.size_rows(string_size_fn<inputs, std::remove_cvref_t<decltype(e)>>{f.inputs(), e}, f.kind(), stream);
     }
   };

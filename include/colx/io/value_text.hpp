@@ -162,18 +162,6 @@ std::string cell(dec<P, S> v, data_type, print_options const&) {
   return decimal_text(decimal<typename dec<P, S>::rep>{v.unscaled}, -S);
 }
 
-// Ticks per second of a unit finer than days, and the fraction digits it prints with.
-template <time_unit U>
-constexpr std::int64_t ticks_per_second = U == time_unit::seconds        ? 1
-                                          : U == time_unit::milliseconds ? 1'000
-                                          : U == time_unit::microseconds ? 1'000'000
-                                                                         : 1'000'000'000;
-template <time_unit U>
-constexpr int fraction_digits = U == time_unit::seconds        ? 0
-                                : U == time_unit::milliseconds ? 3
-                                : U == time_unit::microseconds ? 6
-                                                               : 9;
-
 // "HH:MM:SS[.fff]" of a tick count within one day.
 template <time_unit U>
 std::string time_of_day(std::int64_t ticks) {
@@ -192,11 +180,8 @@ std::string cell(timestamp<U> t, data_type, print_options const&) {
   if constexpr (U == time_unit::days) {
     return date_text(t);
   } else {
-    std::int64_t const per_day = 86'400 * ticks_per_second<U>;
-    // Floor division: a time before the epoch belongs to the day before.
-    std::int64_t const days = t.ticks / per_day - (t.ticks % per_day < 0 ? 1 : 0);
-    std::string const day = date_text(date32(static_cast<std::int32_t>(days)));
-    return day + " " + time_of_day<U>(t.ticks - days * per_day);
+    date32 const day = to_date(t);
+    return date_text(day) + " " + time_of_day<U>(t.ticks - day.ticks * ticks_per_day<U>);
   }
 }
 
@@ -205,7 +190,7 @@ std::string cell(duration<U> d, data_type, print_options const&) {
   if constexpr (U == time_unit::days) {
     return integer_text(d.ticks) + " days";
   } else {
-    std::int64_t const per_day = 86'400 * ticks_per_second<U>;
+    std::int64_t const per_day = ticks_per_day<U>;
     // The magnitude as unsigned, so the most negative duration prints too.
     std::uint64_t const m = d.ticks < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(d.ticks) : static_cast<std::uint64_t>(d.ticks);
     auto const day_ticks = static_cast<std::uint64_t>(per_day);

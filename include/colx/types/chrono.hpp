@@ -101,4 +101,43 @@ struct civil_date {
   return {static_cast<int>(year_of_era) + era * 400 + (month <= 2 ? 1 : 0), month, day};
 }
 
+// Days in a month of the proleptic Gregorian calendar.
+[[nodiscard]] constexpr COLX_HOST_DEVICE unsigned days_in_month(int year, unsigned month) noexcept {
+  constexpr unsigned char days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  bool const leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  return days[month - 1] + (month == 2 && leap ? 1u : 0u);
+}
+
+// Ticks of a clock unit (finer than days) in a second, the digits of a second's fraction it
+// carries, and ticks of any unit in a day.
+template <time_unit U>
+inline constexpr std::int64_t ticks_per_second = U == time_unit::seconds        ? 1
+                                                 : U == time_unit::milliseconds ? 1'000
+                                                 : U == time_unit::microseconds ? 1'000'000
+                                                                                : 1'000'000'000;
+template <time_unit U>
+inline constexpr int fraction_digits = U == time_unit::seconds        ? 0
+                                       : U == time_unit::milliseconds ? 3
+                                       : U == time_unit::microseconds ? 6
+                                                                      : 9;
+template <time_unit U>
+inline constexpr std::int64_t ticks_per_day = U == time_unit::days ? 1 : 86'400 * ticks_per_second<U>;
+
+namespace detail {
+// a / b rounded toward negative infinity (C++'s / rounds toward zero).
+[[nodiscard]] constexpr COLX_HOST_DEVICE std::int64_t floor_div(std::int64_t a, std::int64_t b) noexcept {
+  return a / b - ((a % b != 0) && ((a < 0) != (b < 0)) ? 1 : 0);
+}
+}  // namespace detail
+
+// The day of a timestamp: an instant before the epoch belongs to the day before.
+template <time_unit U>
+[[nodiscard]] constexpr COLX_HOST_DEVICE date32 to_date(timestamp<U> t) noexcept {
+  if constexpr (U == time_unit::days) {
+    return t;
+  } else {
+    return date32(static_cast<std::int32_t>(detail::floor_div(t.ticks, ticks_per_day<U>)));
+  }
+}
+
 }  // namespace colx

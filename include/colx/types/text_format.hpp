@@ -118,17 +118,13 @@ struct date_text {
 // A timestamp: the date, then " HH:MM:SS", then the fraction of a second without trailing zeros.
 template <time_unit Unit>
 struct timestamp_text {
-  static constexpr std::int64_t per_second = Unit == time_unit::seconds        ? 1
-                                             : Unit == time_unit::milliseconds ? 1000
-                                             : Unit == time_unit::microseconds ? 1000000
-                                                                               : 1000000000;
-  static constexpr size_type fraction_digits = Unit == time_unit::seconds ? 0 : Unit == time_unit::milliseconds ? 3 : Unit == time_unit::microseconds ? 6 : 9;
+  static constexpr std::int64_t per_second = ticks_per_second<Unit>;
+  static constexpr size_type fraction_digits = colx::fraction_digits<Unit>;
   std::int64_t ticks;
-  [[nodiscard]] constexpr COLX_HOST_DEVICE std::int64_t day() const noexcept {
-    std::int64_t const per_day = 86400 * per_second;
-    return ticks >= 0 ? ticks / per_day : -((-ticks + per_day - 1) / per_day);
+  [[nodiscard]] constexpr COLX_HOST_DEVICE date_text date() const noexcept { return {to_date(timestamp<Unit>(ticks))}; }
+  [[nodiscard]] constexpr COLX_HOST_DEVICE std::int64_t in_day() const noexcept {
+    return ticks - static_cast<std::int64_t>(date().value.ticks) * ticks_per_day<Unit>;
   }
-  [[nodiscard]] constexpr COLX_HOST_DEVICE std::int64_t in_day() const noexcept { return ticks - day() * 86400 * per_second; }
   // Digits of the fraction after trailing zeros are dropped.
   [[nodiscard]] constexpr COLX_HOST_DEVICE size_type shown_fraction() const noexcept {
     std::int64_t f = in_day() % per_second;
@@ -137,7 +133,6 @@ struct timestamp_text {
     for (; f % 10 == 0; f /= 10) { --n; }
     return n;
   }
-  [[nodiscard]] constexpr COLX_HOST_DEVICE date_text date() const noexcept { return {date32(static_cast<std::int32_t>(day()))}; }
   [[nodiscard]] constexpr COLX_HOST_DEVICE size_type size_bytes() const noexcept {
     size_type const f = shown_fraction();
     return date().size_bytes() + 9 + (f > 0 ? 1 + f : 0);

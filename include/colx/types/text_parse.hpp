@@ -196,9 +196,7 @@ constexpr COLX_HOST_DEVICE date32 parse_date(string_view s, bool& ok) {
        month <= 12 && day >= 1;
   if (!ok) { return date32(0); }
   year = negative ? -year : year;
-  int const days_in_month[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  bool const leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-  ok = day <= days_in_month[month - 1] + (month == 2 && leap ? 1 : 0);
+  ok = day <= static_cast<int>(days_in_month(year, static_cast<unsigned>(month)));
   return ok ? date(year, static_cast<unsigned>(month), static_cast<unsigned>(day)) : date32(0);
 }
 
