@@ -10,6 +10,7 @@
 #include <colx/column/column_device_view.hpp>
 #include <colx/column/column_view.hpp>
 #include <colx/column/copying.hpp>
+#include <colx/column/dictionary_column.hpp>
 #include <colx/column/factories.hpp>
 #include <colx/column/iterators.hpp>
 #include <colx/column/scalar.hpp>
@@ -22,6 +23,7 @@
 #include <colx/expr/aggregate.hpp>
 #include <colx/expr/functions.hpp>
 #include <colx/expr/functions_strings.hpp>
+#include <colx/frame/dictionary_encode.hpp>
 #include <colx/frame/explain.hpp>
 #include <colx/frame/frame.hpp>
 #include <colx/frame/gather.hpp>

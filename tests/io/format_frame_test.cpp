@@ -3,6 +3,7 @@
 // Frames printed through fmt, checked as whole texts: the layout is the feature, so a stray
 // space is a failure. fmt does not compile under nvcc, so this file is host-only.
 #include <colx/colx.hpp>
+#include <colx/io/format.hpp>
 #include <colx/io/format_frame.hpp>
 
 #include <catch2/catch.hpp>
@@ -243,4 +244,12 @@ TEST_CASE("format_frame: a format spec other than a row count is an error", "[io
         "2   200  r2\n"
         "\n"
         "[3 rows x 2 columns]");
+}
+
+TEST_CASE("format: a dictionary column prints its decoded values", "[io]") {
+  auto d = colx::encode<std::uint8_t>(colx::make_strings_column({"b", std::nullopt, "a", "b"}));
+  CHECK(colx::to_string(colx::any_column_view(d)) == "[\"b\", null, \"a\", \"b\"]");
+  auto const numbers = colx::make_dictionary_column(colx::make_column(std::vector<std::optional<std::int16_t>>{1, 0, std::nullopt}),
+                                                    colx::make_column(std::vector<std::int64_t>{7, -3}));
+  CHECK(colx::to_string(colx::any_column_view(numbers)) == "[-3, 7, null]");
 }

@@ -59,6 +59,18 @@ class any_column {
                    " rows needs ", size + 1, " offsets, not ", offsets.size());
       COLX_EXPECTS(offsets.null_count() == 0, "strings offsets cannot be null");
     }
+    if (type.id() == type_id::dictionary) {
+      COLX_EXPECTS(_children.size() == 1, "a dictionary column needs one child (its dictionary), not ", _children.size());
+      COLX_EXPECTS(type_id::int8 <= type.codes() && type.codes() <= type_id::uint64, "a dictionary's codes are integers, not ",
+                   to_string(type.codes()));
+      auto const& values = _children.front();
+      COLX_EXPECTS(values.type().id() != type_id::dictionary && values.type().id() != type_id::empty,
+                   "a dictionary's values cannot be of type ", values.type().to_string());
+      COLX_EXPECTS(values.null_count() == 0, "a dictionary's values cannot be null (", values.null_count(),
+                   " are): a null row is a null code");
+      COLX_EXPECTS(values.kind() == _data.kind() || values.empty() || _data.empty(), "codes and dictionary live in different memory (",
+                   to_string(_data.kind()), " and ", to_string(values.kind()), ")");
+    }
   }
 
   // A moved-from column is empty but keeps its type.

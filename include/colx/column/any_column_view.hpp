@@ -36,6 +36,9 @@ class any_column_view {
       COLX_EXPECTS(size == 0 || _children.front().size() >= offset + size + 1, "strings offsets of ",
                    _children.front().size(), " rows cannot describe rows [", offset, ", ", offset + size, ")");
     }
+    // A dictionary's child is the whole dictionary: a slice moves the codes, never the values.
+    COLX_EXPECTS(type.id() != type_id::dictionary || _children.size() == 1,
+                 "a dictionary column view needs one child (its dictionary), not ", _children.size());
   }
 
   [[nodiscard]] data_type type() const noexcept { return _type; }

@@ -34,4 +34,14 @@ struct mutable_column_device_view {
   COLX_HOST_DEVICE void set_value(size_type i, T v) const noexcept { data[i] = v; }
 };
 
+// What kept rows copy of a column: a dictionary's code, any other column's value.
+template <class View>
+[[nodiscard]] COLX_HOST_DEVICE auto stored_value(View const& view, size_type i) noexcept {
+  if constexpr (requires { view.code(i); }) {
+    return view.code(i);
+  } else {
+    return view.value(i);
+  }
+}
+
 }  // namespace colx

@@ -179,6 +179,11 @@ inline any_column transfer(any_column_view const& view, stream_ref stream, resou
   return any_column(view.type(), view.size(), std::move(data), std::move(mask), view.null_count());
 }
 
+// The one dictionary of dictionary columns being concatenated, copied into memory from `mr`.
+// Codes index only their own dictionary, so columns of different dictionaries do not concatenate
+// as codes.
+inline any_column common_dictionary(std::span<any_column_view const> views, stream_ref stream, resource_ref mr);
+
 // The same for a compact column of any type, children included.
 inline any_column transfer(any_column const& c, stream_ref stream, resource_ref mr) {
   std::vector<any_column> children;
@@ -218,7 +223,9 @@ inline any_column transfer(any_column const& c, stream_ref stream, resource_ref 
     nulls += v.null_count();
   }
   buffer mask = detail::concatenate_masks(views, total, kind, stream, mr);
-  return any_column(type, total, std::move(data), std::move(mask), nulls);
+  std::vector<any_column> children;
+  if (type.id() == type_id::dictionary) { children.push_back(detail::common_dictionary(views, stream, mr)); }
+  return any_column(type, total, std::move(data), std::move(mask), nulls, std::move(children));
 }
 
 template <class T>
@@ -236,9 +243,22 @@ template <class T>
     return concatenate(std::span<any_column_view const>(&view, 1), stream, mr);
   }
   // Across the bus: compact in the source memory if the view is a slice, then move whole buffers.
-  if (view.offset() == 0 && is_fixed_width(view.type().id())) { return detail::transfer(view, stream, mr); }
+  if (view.offset() == 0 && is_fixed_width(view.type().id()) && view.children().empty()) {
+    return detail::transfer(view, stream, mr);
+  }
   any_column compact = concatenate(std::span<any_column_view const>(&view, 1), stream, get_current_resource(view.kind()));
   return detail::transfer(compact, stream, mr);
+}
+
+inline any_column detail::common_dictionary(std::span<any_column_view const> views, stream_ref stream, resource_ref mr) {
+  any_column_view const& first = views.front().child(0);
+  for (auto const& v : views) {
+    any_column_view const& d = v.child(0);
+    COLX_EXPECTS(d.head() == first.head() && d.offset() == first.offset() && d.size() == first.size() && d.type() == first.type(),
+                 "concatenate: dictionary columns over different dictionaries (of ", first.size(), " and ", d.size(),
+                 " values); decode them first (colx::decode) or encode them over one dictionary");
+  }
+  return copy(first, stream, mr);
 }
 
 template <class T>

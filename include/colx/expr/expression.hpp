@@ -53,13 +53,15 @@ struct col : node<col<Name>> {
 template <class E>
 concept column_ref = expression<E> && named<E> && requires { requires E::is_column_ref; };
 
-// A column reference bound to position I of the kernel's inputs, holding T.
+// A column reference bound to position I of the kernel's inputs, holding elements of type T. It
+// reads their values: a dictionary<V, Code> column's V, decoded.
 template <std::size_t I, class T, bool Nullable>
 struct bound_col : node<bound_col<I, T, Nullable>> {
-  using value_type = T;
+  using value_type = value_of_t<T>;
+  using element_type = T;
   static constexpr std::size_t position = I;
   template <class Inputs>
-  [[nodiscard]] COLX_HOST_DEVICE maybe<T, Nullable> operator()(Inputs const& in, size_type i) const {
+  [[nodiscard]] COLX_HOST_DEVICE maybe<value_type, Nullable> operator()(Inputs const& in, size_type i) const {
     auto const& view = get<I>(in);
     if constexpr (Nullable) {
       return {view.value(i), view.is_valid(i)};
@@ -69,6 +71,39 @@ struct bound_col : node<bound_col<I, T, Nullable>> {
   }
   [[nodiscard]] static std::string to_string() { return "$" + std::to_string(I); }
 };
+
+// The codes of a dictionary column bound to position I: what group-by keys compare, as equal
+// values have equal codes (a dictionary's values are distinct: see dictionary_column).
+template <std::size_t I, class T, bool Nullable>
+struct bound_codes : node<bound_codes<I, T, Nullable>> {
+  using value_type = typename T::code_type;
+  using element_type = T;  // a result column of these codes is a column of T again
+  static constexpr std::size_t position = I;
+  template <class Inputs>
+  [[nodiscard]] COLX_HOST_DEVICE maybe<value_type, Nullable> operator()(Inputs const& in, size_type i) const {
+    auto const& view = get<I>(in);
+    if constexpr (Nullable) {
+      return {view.code(i), view.is_valid(i)};
+    } else {
+      return {view.code(i)};
+    }
+  }
+  [[nodiscard]] static std::string to_string() { return "codes($" + std::to_string(I) + ")"; }
+};
+
+// A bound column of a dictionary as its codes; any other expression as it is.
+template <class E>
+[[nodiscard]] constexpr auto codes_if_dictionary(E const& e) {
+  return e;
+}
+template <std::size_t I, class T, bool Nullable>
+[[nodiscard]] constexpr auto codes_if_dictionary(bound_col<I, T, Nullable> const& e) {
+  if constexpr (dictionary_type<T>) {
+    return bound_codes<I, T, Nullable>{};
+  } else {
+    return e;
+  }
+}
 
 // A constant. Never null.
 template <class T>

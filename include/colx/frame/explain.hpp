@@ -35,6 +35,25 @@ inline std::size_t column_bytes(strings_column const& c) {
          (c.nullable() ? static_cast<std::size_t>(bitmask_words(c.size())) * sizeof(bitmask_type) : 0);
 }
 
+// A dictionary column: its codes, and its dictionary once (read through the cache).
+template <class V, class Code>
+std::size_t column_bytes(dictionary_column<V, Code> const& c) {
+  std::size_t const dictionary = c.dictionary().data().size() +
+                                 (c.dictionary().children().empty() ? 0 : c.dictionary().children().front().data().size());
+  return static_cast<std::size_t>(c.size()) * sizeof(Code) + dictionary +
+         (c.nullable() ? static_cast<std::size_t>(bitmask_words(c.size())) * sizeof(bitmask_type) : 0);
+}
+// What a listing says of a column's encoding: nothing, or its dictionary.
+template <class C>
+std::string encoding_note(C const& c) {
+  if constexpr (requires { c.dictionary(); }) {
+    return ", dictionary-encoded: " + std::string(to_string(c.type().codes())) + " codes of " +
+           std::to_string(c.dictionary_size()) + " " + c.dictionary().type().to_string() + " values";
+  } else {
+    return "";
+  }
+}
+
 // Bytes of the columns marked in `used`, each listed by name.
 template <class Frame>
 std::size_t read_bytes(Frame const& f, std::vector<bool> const& used, std::ostringstream& out) {
@@ -42,7 +61,8 @@ std::size_t read_bytes(Frame const& f, std::vector<bool> const& used, std::ostri
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     (((used[I] ? (total += column_bytes(f.template column_at<I>()),
                   out << "    reads " << Frame::schema_type::template field_at<I>::name.view() << " ("
-                      << column_bytes(f.template column_at<I>()) << " bytes)\n")
+                      << column_bytes(f.template column_at<I>()) << " bytes"
+                      << encoding_note(f.template column_at<I>()) << ")\n")
                : out),
       ...));
   }(std::make_index_sequence<Frame::schema_type::size>{});

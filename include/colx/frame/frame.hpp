@@ -3,10 +3,8 @@
 // frame<Schema>: equal-length columns with compile-time names and types. Columns are immutable
 // and shared, so a frame is cheap to copy and a derived frame (with_columns) reuses its inputs'
 // columns without copying them.
-#include <colx/column/column.hpp>
+#include <colx/column/column_storage.hpp>
 #include <colx/column/copying.hpp>
-#include <colx/column/strings_column.hpp>
-#include <colx/column/strings_input_view.hpp>
 #include <colx/core/tuple.hpp>
 #include <colx/expr/expression.hpp>
 #include <colx/types/schema.hpp>
@@ -17,12 +15,6 @@
 #include <utility>
 
 namespace colx {
-
-// The owning column type of a field's element type, and what a kernel reads of it.
-template <class T>
-using column_storage_t = std::conditional_t<std::is_same_v<T, string_view>, strings_column, column<T>>;
-template <class T>
-using input_view_t = std::conditional_t<std::is_same_v<T, string_view>, strings_input_view, column_device_view<T>>;
 
 template <class Schema>
 class frame;
@@ -109,17 +101,11 @@ class frame<schema<Fields...>> {
 
   // What fused kernels read: one view per field, in schema order, names left behind.
   [[nodiscard]] inputs_type inputs() const {
-    return std::apply([](auto const&... c) { return inputs_type(input_of(*c)...); }, _columns);
+    return std::apply([](auto const&... c) { return inputs_type(colx::input_of(*c)...); }, _columns);
   }
 
  private:
   static_assert(sizeof...(Fields) > 0, "colx::frame needs at least one field");
-
-  template <class T>
-  static column_device_view<T> input_of(column<T> const& c) {
-    return c.device_view();
-  }
-  static strings_input_view input_of(strings_column const& c) { return input_view(c.view()); }
 
   void check() const {
     size_type const rows = num_rows();

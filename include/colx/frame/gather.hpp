@@ -21,7 +21,7 @@ namespace detail {
 template <std::size_t Offset, class Inputs, class Item>
 COLX_HOST_DEVICE void load_into(Item& item, Inputs const& in, size_type i) {
   [&]<std::size_t... C>(std::index_sequence<C...>) {
-    ((get<Offset + C>(item.values) = get<C>(in).value(i),
+    ((get<Offset + C>(item.values) = stored_value(get<C>(in), i),
       item.valid.set(Offset + C, get<C>(in).is_valid(i))),
      ...);
   }(std::make_index_sequence<Inputs::size>{});
@@ -31,7 +31,7 @@ template <class Schema>
 struct row_item_of;
 template <class... Fields>
 struct row_item_of<schema<Fields...>> {
-  using type = row_item<typename Fields::type...>;
+  using type = row_item<stored_t<typename Fields::type>...>;
 };
 template <class Schema>
 using row_item_t = typename row_item_of<Schema>::type;
@@ -62,34 +62,29 @@ struct offset_index_fn {
 };
 
 // Allocates one output column per field of Schema (`rows` rows at most; a mask where `masked`
-// says; strings of one size where `widths` gives it, -1 elsewhere), lets run(views) write them and
+// says; the layout of the column `likes` names, where it names one), lets run(views) write them and
 // return how many rows it wrote, and trims them into a frame. Views are a colx::tuple of what
 // store_row_fn writes to.
 template <class Schema, std::size_t C>
 using output_column_at = output_column<typename Schema::template field_at<C>::type>;
 
 template <class Schema, std::size_t C>
-output_column_at<Schema, C> make_output_column(size_type rows, bool masked, data_type type, size_type width, stream_ref stream,
-                                               resource_ref mr) {
-  return output_column_at<Schema, C>(rows, masked && Schema::template field_at<C>::is_nullable, type, width, stream, mr);
+output_column_at<Schema, C> make_output_column(size_type rows, bool masked, data_type type, any_column const* like,
+                                               stream_ref stream, resource_ref mr) {
+  return output_column_at<Schema, C>(rows, masked && Schema::template field_at<C>::is_nullable, type, like, stream, mr);
 }
 
+// The column each output column copies rows of, where there is one (null elsewhere).
 template <std::size_t N>
-using column_widths = std::array<size_type, N>;
-template <std::size_t N>
-constexpr column_widths<N> no_uniform_widths() {
-  column_widths<N> w{};
-  w.fill(-1);
-  return w;
-}
+using column_likes = std::array<any_column const*, N>;
 
 template <class Schema, class Run>
 frame<Schema> write_frame(size_type rows, std::array<bool, Schema::size> const& masked,
-                          std::array<data_type, Schema::size> const& types, column_widths<Schema::size> const& widths,
+                          std::array<data_type, Schema::size> const& types, column_likes<Schema::size> const& likes,
                           stream_ref stream, resource_ref mr, Run&& run) {
   return [&]<std::size_t... C>(std::index_sequence<C...>) {
     std::tuple<output_column_at<Schema, C>...> outputs(
-        make_output_column<Schema, C>(rows, masked[C], types[C], widths[C], stream, mr)...);
+        make_output_column<Schema, C>(rows, masked[C], types[C], likes[C], stream, mr)...);
     size_type const written = run(tuple(std::get<C>(outputs).view(stream)...));
     return frame<Schema>(std::get<C>(outputs).finish(written, stream)...);
   }(std::make_index_sequence<Schema::size>{});
@@ -97,10 +92,10 @@ frame<Schema> write_frame(size_type rows, std::array<bool, Schema::size> const& 
 template <class Schema, class Run>
 frame<Schema> write_frame(size_type rows, std::array<bool, Schema::size> const& masked,
                           std::array<data_type, Schema::size> const& types, stream_ref stream, resource_ref mr, Run&& run) {
-  return write_frame<Schema>(rows, masked, types, no_uniform_widths<Schema::size>(), stream, mr, std::forward<Run>(run));
+  return write_frame<Schema>(rows, masked, types, column_likes<Schema::size>{}, stream, mr, std::forward<Run>(run));
 }
 
-// The data types, string widths and "has a mask" flags of a frame's columns.
+// The data types, columns and "has a mask" flags of a frame's columns.
 template <class Frame>
 std::array<data_type, Frame::schema_type::size> column_types(Frame const& f) {
   return [&]<std::size_t... C>(std::index_sequence<C...>) {
@@ -108,9 +103,9 @@ std::array<data_type, Frame::schema_type::size> column_types(Frame const& f) {
   }(std::make_index_sequence<Frame::schema_type::size>{});
 }
 template <class Frame>
-column_widths<Frame::schema_type::size> column_uniform_bytes(Frame const& f) {
+column_likes<Frame::schema_type::size> columns_of(Frame const& f) {
   return [&]<std::size_t... C>(std::index_sequence<C...>) {
-    return column_widths<Frame::schema_type::size>{uniform_bytes_of(f.template column_at<C>())...};
+    return column_likes<Frame::schema_type::size>{&f.template column_at<C>().untyped()...};
   }(std::make_index_sequence<Frame::schema_type::size>{});
 }
 template <class Frame>
@@ -129,7 +124,7 @@ Frame gather_frame(Frame const& f, Index index, size_type m, bool may_miss, stre
   using item = row_item_t<schema_type>;
   COLX_EXPECTS(is_host_accessible(mr.kind()) == is_host_accessible(f.kind()), "gathering rows into ",
                to_string(mr.kind()), " memory from a frame in ", to_string(f.kind()), " memory: copy the frame there first");
-  return write_frame<schema_type>(m, column_masks(f, may_miss), column_types(f), column_uniform_bytes(f), stream, mr,
+  return write_frame<schema_type>(m, column_masks(f, may_miss), column_types(f), columns_of(f), stream, mr,
                                   [&](auto const& views) {
     using store_t = store_row_fn<std::remove_cvref_t<decltype(views)>>;
     on_backend(f.kind(), stream, [&](auto const& exec) {

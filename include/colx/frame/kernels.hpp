@@ -199,7 +199,7 @@ struct load_row_fn {
  private:
   template <std::size_t... C>
   COLX_HOST_DEVICE Item load(size_type i, std::index_sequence<C...>) const {
-    Item item{decltype(Item::values)(get<C>(in).value(i)...)};
+    Item item{decltype(Item::values)(stored_value(get<C>(in), i)...)};
     (item.valid.set(C, get<C>(in).is_valid(i)), ...);
     return item;
   }

@@ -3,6 +3,7 @@
 // Output columns for kernels that write whole rows of several columns at once.
 #include <colx/column/bitmask_ops.hpp>
 #include <colx/column/column.hpp>
+#include <colx/column/dictionary_column.hpp>
 #include <colx/column/factories.hpp>
 #include <colx/column/strings_column.hpp>
 #include <colx/exec/dispatch.hpp>
@@ -19,25 +20,57 @@ namespace colx::detail {
 // join): allocated for `rows` rows (an upper bound for a compaction), with a mask of all-null bits
 // when the output may hold nulls (the kernel sets valid bits atomically), and trimmed to the rows
 // written by finish().
+// `like` is the column whose rows are copied, when there is one: the output takes its layout (a
+// fixed-width strings column's width, a dictionary column's dictionary).
 template <class T>
 struct output_column {
   column<T> column_;
   mutable_column_device_view<T> view(stream_ref stream) { return column_.mutable_device_view(stream); }
 
-  output_column(size_type rows, bool nullable, data_type type, size_type /*uniform_bytes: strings only*/, stream_ref stream,
-                resource_ref mr)
+  output_column(size_type rows, bool nullable, data_type type, any_column const* /*like*/, stream_ref stream, resource_ref mr)
       : column_(uvector<T>(rows, stream, mr), nullable ? create_bitmask(rows, false, stream, mr) : buffer(0, stream, mr), 0,
                 type) {}
 
-  std::shared_ptr<colx::column<T> const> finish(size_type kept, stream_ref stream) {
+  any_column finish_untyped(size_type kept, stream_ref stream) {
     data_type const type = column_.type();
     auto contents = std::move(column_).release().release();
     contents.data = contents.data.slice(0, static_cast<std::size_t>(kept) * sizeof(T));
     size_type const nulls = contents.mask.empty() ? 0
                                                   : count_unset_bits(static_cast<bitmask_type const*>(contents.mask.read(stream)),
                                                                      0, kept, contents.mask.kind(), stream);
-    return std::make_shared<colx::column<T> const>(
-        any_column(type, kept, std::move(contents.data), std::move(contents.mask), nulls));
+    return any_column(type, kept, std::move(contents.data), std::move(contents.mask), nulls);
+  }
+  std::shared_ptr<colx::column<T> const> finish(size_type kept, stream_ref stream) {
+    return std::make_shared<colx::column<T> const>(finish_untyped(kept, stream));
+  }
+};
+
+// Dictionary columns: kept rows copy their codes, and the output shares the source's dictionary.
+template <class V, class Code>
+struct output_column<dictionary<V, Code>> {
+  output_column<Code> codes;
+  any_column values;  // shared with the source column, not copied
+  mutable_column_device_view<Code> view(stream_ref stream) { return codes.view(stream); }
+
+  output_column(size_type rows, bool nullable, data_type, any_column const* like, stream_ref stream, resource_ref mr)
+      : codes(rows, nullable, data_type_of<Code>(), nullptr, stream, mr), values(dictionary_of(like)) {}
+
+  std::shared_ptr<dictionary_column<V, Code> const> finish(size_type kept, stream_ref stream) {
+    any_column c = codes.finish_untyped(kept, stream);
+    size_type const nulls = c.null_count();
+    auto contents = std::move(c).release();
+    std::vector<any_column> children;
+    children.push_back(std::move(values));
+    return std::make_shared<dictionary_column<V, Code> const>(any_column(data_type_of<dictionary<V, Code>>(), kept,
+                                                                         std::move(contents.data), std::move(contents.mask),
+                                                                         nulls, std::move(children)));
+  }
+
+ private:
+  static any_column dictionary_of(any_column const* like) {
+    COLX_EXPECTS(like != nullptr && like->type().id() == type_id::dictionary,
+                 "a dictionary output column is written from a dictionary column, whose dictionary it shares");
+    return like->children().front();
   }
 };
 
@@ -54,9 +87,10 @@ struct output_column<string_view> {
   resource_ref mr;
   strings_staging_view view(stream_ref) { return {lengths.data(), sources.data(), static_cast<bitmask_type*>(mask.data())}; }
 
-  output_column(size_type rows, bool nullable, data_type, size_type uniform_bytes_, stream_ref stream, resource_ref mr_)
+  output_column(size_type rows, bool nullable, data_type, any_column const* like, stream_ref stream, resource_ref mr_)
       : lengths(rows + 1, stream, mr_), sources(rows, stream, mr_),
-        mask(nullable ? create_bitmask(rows, false, stream, mr_) : buffer(0, stream, mr_)), uniform_bytes(uniform_bytes_), mr(mr_) {}
+        mask(nullable ? create_bitmask(rows, false, stream, mr_) : buffer(0, stream, mr_)),
+        uniform_bytes(like != nullptr && like->type().id() == type_id::string ? like->uniform_bytes() : -1), mr(mr_) {}
 
   std::shared_ptr<strings_column const> finish(size_type kept, stream_ref stream) {
     size_type const nulls =
@@ -95,16 +129,6 @@ struct output_column<string_view> {
         any_column(data_type{type_id::string}, kept, std::move(chars), std::move(mask), nulls, std::move(children)));
   }
 };
-
-// Bytes of every string of a frame column when it knows them equal (fixed-width strings), else -1.
-template <class C>
-[[nodiscard]] size_type uniform_bytes_of(C const& c) {
-  if constexpr (requires { c.uniform_bytes(); }) {
-    return c.uniform_bytes();
-  } else {
-    return -1;
-  }
-}
 
 // The data_type of a frame column (a decimal keeps its scale).
 template <class C>

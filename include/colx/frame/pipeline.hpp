@@ -203,10 +203,10 @@ Frame collect_impl(Frame const& f, Pred const& pred, stream_ref stream, resource
   auto const bound = expr::bind<schema_type>(pred);
   std::tuple<output_of<schema_type, C>...> outputs(output_of<schema_type, C>{rows, f.template column_at<C>().nullable(),
                                                                              type_of(f.template column_at<C>()),
-                                                                             uniform_bytes_of(f.template column_at<C>()), stream, mr}...);
+                                                                             &f.template column_at<C>().untyped(), stream, mr}...);
   auto const views = tuple(std::get<C>(outputs).view(stream)...);
   keep_fn<inputs, std::remove_cvref_t<decltype(bound)>> const keep{f.inputs(), bound};
-  using item = row_item<typename schema_type::template field_at<C>::type...>;
+  using item = row_item<stored_t<typename schema_type::template field_at<C>::type>...>;
   load_row_fn<inputs, item> const load{f.inputs()};
   store_row_fn<std::remove_cvref_t<decltype(views)>> const store{views};
   size_type const kept =

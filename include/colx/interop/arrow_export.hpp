@@ -3,7 +3,8 @@
 // Export to the Arrow C Data Interface: a column (or rows [begin, end) of one) as an ArrowArray,
 // a table as a struct array ("+s") whose children are its columns, and their ArrowSchemas.
 //
-// Zero-copy where colx's layout is Arrow's (fixed-width types, strings): the ArrowArray points at
+// Zero-copy where colx's layout is Arrow's (fixed-width types, strings, dictionaries: the codes
+// with ArrowArray.dictionary the whole dictionary): the ArrowArray points at
 // the column's memory, with ArrowArray.offset = begin. The column's buffers are exposed first
 // (shared_buffer::expose: under copy-on-write, memory another column shares is copied, so what the
 // consumer sees is never shared with colx again), and the ArrowArray's private data keeps a
@@ -40,6 +41,7 @@ struct arrow_schema_private {
   std::string name;
   std::vector<ArrowSchema> children;
   std::vector<ArrowSchema*> child_pointers;
+  ArrowSchema dictionary{};  // a dictionary column's values
 };
 
 inline void release_arrow_schema(ArrowSchema* schema) noexcept {
@@ -48,6 +50,7 @@ inline void release_arrow_schema(ArrowSchema* schema) noexcept {
   for (auto& child : p->children) {
     if (child.release != nullptr) { child.release(&child); }  // not moved out by the consumer
   }
+  if (p->dictionary.release != nullptr) { p->dictionary.release(&p->dictionary); }
   delete p;
   schema->release = nullptr;
 }
@@ -80,6 +83,7 @@ struct arrow_array_private {
   void const* buffers[3] = {};
   std::vector<ArrowArray> children;
   std::vector<ArrowArray*> child_pointers;
+  ArrowArray dictionary{};  // a dictionary column's values
   // An ArrowDeviceArray's sync event (a cudaEvent_t) and how to destroy it: set by the CUDA
   // export only, so the layout is the same in every translation unit.
   void* sync_event = nullptr;
@@ -99,6 +103,7 @@ inline void release_arrow_array(ArrowArray* array) noexcept {
   for (auto& child : p->children) {
     if (child.release != nullptr) { child.release(&child); }  // not moved out by the consumer
   }
+  if (p->dictionary.release != nullptr) { p->dictionary.release(&p->dictionary); }
   delete p;
   array->release = nullptr;
 }
@@ -172,6 +177,11 @@ inline void export_column_array(any_column column, size_type begin, size_type en
   }
 
   column.expose(stream);  // under copy-on-write, memory shared with other columns is copied here
+  if (id == type_id::dictionary) {  // the codes as any integer column; the whole dictionary beside them
+    any_column values = column.children().front();
+    size_type const entries = values.size();
+    export_column_array(std::move(values), 0, entries, &p->dictionary, stream);
+  }
   p->buffers[0] = null_count > 0 ? column.mask().read(stream) : nullptr;
   std::int64_t n_buffers = 2;
   if (id == type_id::string) {
@@ -183,7 +193,9 @@ inline void export_column_array(any_column column, size_type begin, size_type en
     p->buffers[1] = or_zeros(column.data().read(stream));
   }
   p->column = std::move(column);
+  ArrowArray* const dictionary = id == type_id::dictionary ? &p->dictionary : nullptr;
   init_arrow_array(out, std::move(p), length, null_count, begin, n_buffers);
+  out->dictionary = dictionary;
 }
 
 // A struct array over the table's columns (rows [begin, end)), in whatever memory they live in.
@@ -229,9 +241,21 @@ inline void check_host_accessible(memory_kind kind, stream_ref stream) {
 // The ArrowSchema of a column (nullable field called `name`).
 inline void export_arrow_schema(any_column const& column, std::string_view name, ArrowSchema* out) {
   COLX_EXPECTS(out != nullptr, "Arrow export needs an ArrowSchema to write to (got a null pointer)");
-  std::string format = column.type().id() == type_id::string ? arrow_strings_format(detail::strings_offset_type(column))
-                                                             : arrow_format(column.type());
-  (void)detail::init_arrow_schema(out, std::move(format), name, ARROW_FLAG_NULLABLE, 0);
+  type_id const id = column.type().id();
+  std::string format = id == type_id::string       ? arrow_strings_format(detail::strings_offset_type(column))
+                       : id == type_id::dictionary ? arrow_format(data_type{column.type().codes()})
+                                                   : arrow_format(column.type());
+  auto* p = detail::init_arrow_schema(out, std::move(format), name, ARROW_FLAG_NULLABLE, 0);
+  if (id == type_id::dictionary) {  // the values' schema; the codes carry the nulls
+    try {
+      export_arrow_schema(column.children().front(), "", &p->dictionary);
+    } catch (...) {
+      out->release(out);
+      throw;
+    }
+    p->dictionary.flags = 0;
+    out->dictionary = &p->dictionary;
+  }
 }
 
 // The ArrowSchema of a table: a struct ("+s") with one named child per column.

@@ -16,15 +16,19 @@
 // pointers, a released struct, negative lengths, wrong buffer or child counts, null buffers that
 // must be present, data or offsets buffers not aligned to their element, a null_count the host
 // bitmap disagrees with, offsets that decrease),
-// schema_error for a type colx does not have (the format
-// is named) and for dictionary-encoded input. The ArrowSchema is only read: its owner releases it.
+// a dictionary whose codes leave it or whose values repeat or are null,
+// schema_error for a type colx does not have (the format is named). Dictionary-encoded arrays
+// become dictionary columns (codes shared, the whole dictionary their child). The ArrowSchema is
+// only read: its owner releases it.
 #include <colx/column/any_column.hpp>
 #include <colx/column/bitmask_ops.hpp>
+#include <colx/column/dictionary_checks.hpp>
 #include <colx/column/table.hpp>
 #include <colx/exec/dispatch.hpp>
 #include <colx/interop/arrow_abi.hpp>
 #include <colx/interop/arrow_format.hpp>
 #include <colx/interop/detail/arrow_bits.hpp>
+#include <colx/interop/detail/arrow_import_checks.hpp>
 #include <colx/types/type_dispatch.hpp>
 
 #include <cstdint>
@@ -45,116 +49,43 @@ struct arrow_table {
 
 namespace detail {
 
-// Owns an imported ArrowArray; its destructor is the one call of the producer's release.
-struct arrow_import_holder {
-  ArrowArray array{};
-  arrow_import_holder() = default;
-  arrow_import_holder(arrow_import_holder const&) = delete;
-  arrow_import_holder& operator=(arrow_import_holder const&) = delete;
-  ~arrow_import_holder() {
-    if (array.release != nullptr) { array.release(&array); }
+inline data_type check_arrow_column(ArrowSchema const* schema, ArrowArray const* array, arrow_rows rows,
+                                    memory_kind kind, stream_ref stream, std::string const& what);
+inline any_column build_arrow_column(data_type type, ArrowSchema const* schema, ArrowArray const* array, arrow_rows rows,
+                                     memory_kind kind, stream_ref stream, std::shared_ptr<arrow_import_holder> const& holder);
+
+// A dictionary-encoded array: integer indices (its format) into a dictionary array of values,
+// which colx keeps whole as the column's child. The codes and values are checked once built.
+inline data_type check_arrow_dictionary(ArrowSchema const* schema, ArrowArray const* array, arrow_rows rows,
+                                        memory_kind kind, stream_ref stream, std::string const& what) {
+  std::string_view const format = schema->format;
+  data_type const codes = data_type_from_arrow_format(format);
+  COLX_EXPECTS_AS(schema_error, type_id::int8 <= codes.id() && codes.id() <= type_id::uint64, what,
+                  ": a dictionary's indices must be integers, not format \"", format, "\"");
+  COLX_EXPECTS(array->n_children == 0 && array->n_buffers == 2, what, ": a dictionary-encoded array has 2 buffers and no "
+               "children, not ", array->n_buffers, " and ", array->n_children);
+  std::string const values_what = what + ": its dictionary";
+  check_arrow_common(schema->dictionary, array->dictionary, values_what);
+  COLX_EXPECTS_AS(schema_error, schema->dictionary->dictionary == nullptr, values_what,
+                  " is dictionary-encoded itself, which colx does not support");
+  (void)check_arrow_column(schema->dictionary, array->dictionary, arrow_rows{array->dictionary->offset, array->dictionary->length},
+                           kind, stream, values_what);
+  if (rows.length > 0) {
+    COLX_EXPECTS(array->buffers[1] != nullptr, what, ": buffers[1] (indices) is NULL for ", rows.length, " rows");
+    std::size_t const alignment = arrow_values_alignment(codes, format);
+    COLX_EXPECTS(reinterpret_cast<std::uintptr_t>(array->buffers[1]) % alignment == 0, what, ": buffers[1] (indices) at ",
+                 array->buffers[1], " is not aligned to ", alignment, " bytes; unaligned buffers are not supported");
   }
-};
-
-// Rows [offset, offset + length) of an array: its own, or those a struct parent selects.
-struct arrow_rows {
-  std::int64_t offset;
-  std::int64_t length;
-};
-
-inline std::string arrow_what(std::string_view context, ArrowSchema const* schema) {
-  std::string out(context);
-  if (schema != nullptr && schema->name != nullptr && schema->name[0] != '\0') {
-    out += " \"";
-    out += schema->name;
-    out += '"';
-  }
-  return out;
-}
-
-// Checks that hold for every array, whatever its format.
-inline void check_arrow_common(ArrowSchema const* schema, ArrowArray const* array, std::string const& what) {
-  COLX_EXPECTS(schema != nullptr, what, ": the ArrowSchema pointer is null");
-  COLX_EXPECTS(array != nullptr, what, ": the ArrowArray pointer is null");
-  COLX_EXPECTS(schema->release != nullptr, what, ": the ArrowSchema was already released (its release is NULL)");
-  COLX_EXPECTS(array->release != nullptr, what, ": the ArrowArray was already released (its release is NULL)");
-  COLX_EXPECTS(schema->format != nullptr, what, ": the ArrowSchema's format is NULL");
-  COLX_EXPECTS_AS(schema_error, schema->dictionary == nullptr && array->dictionary == nullptr, what,
-                  ": dictionary-encoded arrays (format \"", schema->format,
-                  "\" with a dictionary) are not supported; decode them first");
-  COLX_EXPECTS(array->length >= 0, what, ": negative length ", array->length);
-  COLX_EXPECTS(array->offset >= 0, what, ": negative offset ", array->offset);
-  COLX_EXPECTS(array->null_count >= -1, what, ": negative null_count ", array->null_count,
-               " (only -1, \"not computed\", is allowed)");
-  COLX_EXPECTS(array->null_count <= array->length, what, ": null_count ", array->null_count, " exceeds the length ",
-               array->length);
-  // (offset + length) * 16 bytes must not overflow.
-  constexpr std::int64_t max_rows = std::numeric_limits<std::int64_t>::max() / 32;
-  COLX_EXPECTS(array->length <= max_rows && array->offset <= max_rows - array->length, what, ": offset ",
-               array->offset, " + length ", array->length, " is too large");
-  COLX_EXPECTS(schema->n_children >= 0 && array->n_children >= 0, what, ": negative n_children");
-  COLX_EXPECTS(schema->n_children == array->n_children, what, ": the schema has ", schema->n_children,
-               " children but the array has ", array->n_children);
-  COLX_EXPECTS(array->n_children == 0 || (array->children != nullptr && schema->children != nullptr), what,
-               ": n_children is ", array->n_children, " but the children pointer is NULL");
-  COLX_EXPECTS(array->n_buffers >= 0, what, ": negative n_buffers ", array->n_buffers);
-  COLX_EXPECTS(array->n_buffers == 0 || array->buffers != nullptr, what, ": n_buffers is ", array->n_buffers,
-               " but the buffers pointer is NULL");
-}
-
-// The null count of rows `rows` of a validity bitmap (null: none), counted when the producer
-// did not (null_count -1). Reads only the bitmap's bytes of those rows.
-inline size_type arrow_null_count(void const* validity, std::int64_t declared, arrow_rows rows, memory_kind kind,
-                                  stream_ref stream) {
-  if (validity == nullptr || rows.length == 0) { return 0; }
-  if (declared >= 0) { return declared; }
-  auto const* bits = static_cast<std::uint8_t const*>(validity);
-  if (is_host_accessible(kind)) { return count_arrow_nulls(bits, rows.offset, rows.length); }
-  buffer mask(bitmask_allocation_bytes(rows.length), stream, get_current_resource(kind));
-  auto* words = static_cast<bitmask_type*>(mask.data());
-  on_backend(kind, stream, [&](auto const& exec) {
-    exec.for_each_n(bitmask_words(rows.length), gather_bits_fn{bits, rows.offset, rows.length, words});
-  });
-  return count_unset_bits(words, 0, rows.length, kind, stream);
-}
-
-// Offsets [first, last] of a strings array, read from the host (device offsets: just the two
-// ends are copied, and only their order is checked).
-template <class Offset>
-std::pair<std::int64_t, std::int64_t> check_arrow_offsets(void const* offsets, arrow_rows rows, memory_kind kind,
-                                                          stream_ref stream, std::string const& what) {
-  auto const* o = static_cast<Offset const*>(offsets) + rows.offset;
-  Offset first = 0;
-  Offset last = 0;
-  if (is_host_accessible(kind)) {
-    first = o[0];
-    COLX_EXPECTS(first >= 0, what, ": strings offset ", rows.offset, " is negative (", static_cast<std::int64_t>(first), ")");
-    for (std::int64_t i = 0; i < rows.length; ++i) {
-      COLX_EXPECTS(o[i + 1] >= o[i], what, ": strings offsets decrease at row ", i, " (",
-                   static_cast<std::int64_t>(o[i]), " then ", static_cast<std::int64_t>(o[i + 1]), ")");
-    }
-    last = o[rows.length];
-  } else {
-    detail::copy_bytes(&first, memory_kind::host, o, kind, sizeof(Offset), stream);
-    detail::copy_bytes(&last, memory_kind::host, o + rows.length, kind, sizeof(Offset), stream);
-    COLX_EXPECTS(first >= 0, what, ": strings offset ", rows.offset, " is negative (", static_cast<std::int64_t>(first), ")");
-    COLX_EXPECTS(last >= first, what, ": the last strings offset (", static_cast<std::int64_t>(last),
-                 ") is below the first (", static_cast<std::int64_t>(first), ")");
-  }
-  return {first, last};
-}
-
-struct element_alignment {
-  template <class T>
-  std::size_t operator()() const noexcept { return alignof(T); }
-};
-
-// The alignment buffers[1] needs: colx reads it as typed elements (offsets for strings; bools and
-// bitmaps are read byte by byte). The C Data Interface lets a consumer refuse unaligned buffers.
-inline std::size_t arrow_values_alignment(data_type type, std::string_view format) {
-  if (type.id() == type_id::string) { return format == "U" ? alignof(std::int64_t) : alignof(std::int32_t); }
-  if (type.id() == type_id::bool8) { return 1; }
-  return type_dispatch(type, element_alignment{});
+  ArrowArray const* values = array->dictionary;
+  size_type const null_values = arrow_null_count(values->buffers[0], values->null_count, arrow_rows{values->offset, values->length},
+                                                 kind, stream);
+  COLX_EXPECTS(null_values == 0, values_what, " holds ", null_values,
+               " null values; colx keeps nulls in the codes (a null row), so a dictionary's values are never null");
+  // The codes and the values, checked before anything is taken over: a column over the array's
+  // buffers that does not keep the array.
+  data_type const type = data_type::dictionary_of(codes.id());
+  check_dictionary(build_arrow_column(type, schema, array, rows, kind, stream, nullptr), stream, what);
+  return type;
 }
 
 // Checks one non-struct array (rows `rows` of it) completely; returns its type.
@@ -164,6 +95,7 @@ inline data_type check_arrow_column(ArrowSchema const* schema, ArrowArray const*
   COLX_EXPECTS_AS(schema_error, !is_arrow_struct_format(format), what,
                   ": a struct array (format \"+s\") is a table, not a column: import it with import_arrow_table "
                   "(nested structs are not supported)");
+  if (schema->dictionary != nullptr) { return check_arrow_dictionary(schema, array, rows, kind, stream, what); }
   data_type const type = data_type_from_arrow_format(format);  // throws for formats colx lacks
   COLX_EXPECTS(array->n_children == 0, what, ": n_children is ", array->n_children, ", but format \"", format,
                "\" has no children");
@@ -280,6 +212,14 @@ inline any_column build_arrow_column(data_type type, ArrowSchema const* schema, 
   if (rows.length > 0) {
     data = adopt_arrow_buffer(static_cast<char const*>(array->buffers[1]) + static_cast<std::size_t>(rows.offset) * width,
                               static_cast<std::size_t>(rows.length) * width, kind, holder);
+  }
+  std::vector<any_column> children;
+  if (id == type_id::dictionary) {  // the codes as they are; the whole dictionary as the child
+    ArrowSchema const* values_schema = schema->dictionary;
+    ArrowArray const* values = array->dictionary;
+    children.push_back(build_arrow_column(data_type_from_arrow_format(values_schema->format), values_schema, values,
+                                          arrow_rows{values->offset, values->length}, kind, stream, holder));
+    return any_column(type, rows.length, std::move(data), std::move(mask), null_count, std::move(children));
   }
   return any_column(type, rows.length, std::move(data), std::move(mask), null_count);
 }

@@ -34,7 +34,8 @@ inline void check_stream_tables(std::vector<table> const& tables, std::vector<st
       any_column const& a = tables[0].column(c);
       any_column const& b = tables[t].column(c);
       COLX_EXPECTS_AS(schema_error,
-                      a.type() == b.type() && (a.type().id() != type_id::string || strings_offset_type(a) == strings_offset_type(b)),
+                      a.type() == b.type() && (a.type().id() != type_id::string || strings_offset_type(a) == strings_offset_type(b)) &&
+                          (a.type().id() != type_id::dictionary || a.children().front().type() == b.children().front().type()),
                       "a stream's tables must share one schema: column ", c, " (\"", names[c], "\") of table ", t,
                       " has type ", b.type().to_string(), ", table 0 has ", a.type().to_string());
     }

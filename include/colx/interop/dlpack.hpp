@@ -84,6 +84,8 @@ namespace detail {
   COLX_EXPECTS(!data_type::is_decimal(id), "to_dlpack: a ", type.to_string(),
                " column has no DLPack type (its unscaled integers are not the numbers it holds)");
   COLX_EXPECTS(id != type_id::string, "to_dlpack: a strings column has no DLPack type (DLPack holds fixed-width values)");
+  COLX_EXPECTS(id != type_id::dictionary, "to_dlpack: a dictionary column has no DLPack type; export its codes "
+               "(dictionary_column::codes()) or decode it (colx::decode) first");
   COLX_EXPECTS(id != type_id::empty, "to_dlpack: a column of type empty has no DLPack type");
   auto const bits = static_cast<std::uint8_t>(size_of(type) * 8);
   switch (id) {

@@ -51,11 +51,37 @@ struct format_rows {
   }
 };
 
+// A dictionary column's codes as integers, "null" where null.
+struct codes_of_rows {
+  any_column_view const& view;
+  template <class T>
+  std::vector<std::optional<std::int64_t>> operator()() const {
+    std::vector<std::optional<std::int64_t>> out;
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+      any_column_view const codes(data_type{type_to_id<T>}, view.size(), view.head(), view.kind(), view.null_mask(),
+                                  view.null_count(), view.offset());
+      for (auto const& v : to_optional_vector(codes.as<T>())) { out.push_back(v ? std::optional<std::int64_t>(*v) : std::nullopt); }
+    }
+    return out;
+  }
+};
+
+// Every row of a column as text, a dictionary's decoded.
+inline std::vector<std::string> format_column_rows(any_column_view const& view) {
+  if (view.type().id() != type_id::dictionary) { return type_dispatch(view.type(), format_rows{view}); }
+  auto const entries = format_column_rows(view.child(0));
+  std::vector<std::string> out;
+  for (auto const& code : type_dispatch(data_type{view.type().codes()}, codes_of_rows{view})) {
+    out.push_back(code ? entries.at(static_cast<std::size_t>(*code)) : "null");
+  }
+  return out;
+}
+
 }  // namespace detail
 
-// The rows of a column as text: "[1, null, 3]".
+// The rows of a column as text: "[1, null, 3]"; a dictionary column's values, decoded.
 [[nodiscard]] inline std::string to_string(any_column_view const& view) {
-  return fmt::format("[{}]", fmt::join(type_dispatch(view.type(), detail::format_rows{view}), ", "));
+  return fmt::format("[{}]", fmt::join(detail::format_column_rows(view), ", "));
 }
 
 // A table as aligned text with a header row, like pandas' repr; `names` may be shorter than the
@@ -64,7 +90,7 @@ struct format_rows {
   std::vector<std::vector<std::string>> cells;
   std::vector<std::size_t> widths;
   for (std::size_t c = 0; c < table.num_columns(); ++c) {
-    auto rows = type_dispatch(table.column(c).type(), detail::format_rows{table.column(c)});
+    auto rows = detail::format_column_rows(table.column(c));
     rows.insert(rows.begin(), c < names.size() ? names[c] : fmt::format("{}", c));
     std::size_t width = 0;
     for (auto const& r : rows) { width = std::max(width, r.size()); }

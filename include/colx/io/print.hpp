@@ -97,6 +97,34 @@ inline std::vector<std::optional<std::string>> host_rows(strings_column const& c
   return host_rows(c.view(), rows, [](strings_column_view const& v) { return to_strings(v); });
 }
 
+// A dictionary column's shown rows, decoded on the host: its codes, and the entries they name.
+template <class V, class Code>
+auto host_rows(dictionary_column<V, Code> const& c, shown_rows const& rows) {
+  auto const codes = host_rows(c.codes(), rows, [](column_view<Code> const& v) { return to_optional_vector(v); });
+  auto const entries = [&] {
+    if constexpr (std::is_same_v<V, string_view>) {
+      return to_strings(strings_column_view(c.dictionary().view()));
+    } else {
+      return to_optional_vector(c.dictionary().view().template as<V>());
+    }
+  }();
+  std::remove_const_t<decltype(entries)> out;
+  out.reserve(codes.size());
+  for (auto const& code : codes) {
+    out.push_back(code ? entries.at(static_cast<std::size_t>(*code)) : std::nullopt);
+  }
+  return out;
+}
+// The type a column's cells are printed as: a dictionary's values' type.
+template <class Column>
+data_type cell_type(Column const& c) {
+  if constexpr (requires { c.dictionary(); }) {
+    return c.dictionary().type();
+  } else {
+    return c.untyped().type();
+  }
+}
+
 // One column as it prints: its name and the text of its shown rows.
 struct text_column {
   std::string name;
@@ -107,7 +135,7 @@ template <class Column>
 text_column make_text_column(std::string_view name, Column const& c, shown_rows const& rows,
                              print_options const& options) {
   text_column out{std::string(name), {}};
-  data_type const type = c.untyped().type();
+  data_type const type = cell_type(c);
   for (auto const& v : host_rows(c, rows)) { out.cells.push_back(v ? cell(*v, type, options) : "<NA>"); }
   return out;
 }

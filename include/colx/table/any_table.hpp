@@ -268,10 +268,18 @@ class any_table {
         return;
       }
       any_column const& c = _columns[*at];
-      type_id const wanted = type_to_id<typename Field::type>;
-      if (c.type().id() != wanted) {
-        problems += "\n  field \"" + std::string(name) + "\" is " + c.type().to_string() + ", the schema wants " +
-                    colx::to_string(wanted);
+      using T = typename Field::type;
+      bool matches = c.type().id() == type_to_id<T>;
+      std::string wanted = colx::to_string(type_to_id<T>);
+      if constexpr (dictionary_type<T>) {  // the codes' type and the values' type both
+        wanted = data_type_of<T>().to_string() + " of " + colx::to_string(type_to_id<typename T::value_type>);
+        matches = c.type() == data_type_of<T>() && c.children().front().type().id() == type_to_id<typename T::value_type>;
+      }
+      if (!matches) {
+        std::string const found = c.type().id() == type_id::dictionary
+                                      ? c.type().to_string() + " of " + c.children().front().type().to_string()
+                                      : c.type().to_string();
+        problems += "\n  field \"" + std::string(name) + "\" is " + found + ", the schema wants " + wanted;
       } else if (!Field::is_nullable && c.null_count() != 0) {
         problems += "\n  field \"" + std::string(name) + "\" is not_null but its column has " +
                     std::to_string(c.null_count()) + " nulls";

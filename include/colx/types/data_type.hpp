@@ -5,6 +5,7 @@
 #include <colx/core/config.hpp>
 #include <colx/types/chrono.hpp>
 #include <colx/types/dec.hpp>
+#include <colx/types/dictionary.hpp>
 #include <colx/types/string_view.hpp>
 
 #include <cstdint>
@@ -38,7 +39,8 @@ enum class type_id : std::uint8_t {
   decimal32,
   decimal64,
   decimal128,
-  string,  // UTF-8, as offsets + chars children
+  string,      // UTF-8, as offsets + chars children
+  dictionary,  // integer codes (data_type::codes()) into a child column of values, as Arrow's
   num_type_ids
 };
 
@@ -47,7 +49,7 @@ enum class type_id : std::uint8_t {
                                    "uint8",   "uint16",  "uint32",  "uint64",  "float32", "float64",
                                    "timestamp[days]", "timestamp[s]", "timestamp[ms]", "timestamp[us]", "timestamp[ns]",
                                    "duration[days]",  "duration[s]",  "duration[ms]",  "duration[us]",  "duration[ns]",
-                                   "decimal32", "decimal64", "decimal128", "string"};
+                                   "decimal32", "decimal64", "decimal128", "string", "dictionary"};
   static_assert(sizeof(names) / sizeof(names[0]) == static_cast<std::size_t>(type_id::num_type_ids));
   auto const i = static_cast<std::size_t>(id);
   return i < static_cast<std::size_t>(type_id::num_type_ids) ? names[i] : "invalid";
@@ -71,10 +73,20 @@ class data_type {
   }
   [[nodiscard]] constexpr bool declares_precision() const noexcept { return _precision != 0; }
 
+  // A dictionary column's type: its codes are integers of type `codes`; what they index is the
+  // column's child, whose own type says what the values are.
+  [[nodiscard]] static constexpr data_type dictionary_of(type_id codes) noexcept {
+    data_type t(type_id::dictionary);
+    t._codes = codes;
+    return t;
+  }
+  // The codes' integer type of a dictionary type (empty for any other).
+  [[nodiscard]] constexpr type_id codes() const noexcept { return _codes; }
+
   // Equal types hold values of one meaning: the id and a decimal's scale. The precision is a bound
   // on the values, not part of their meaning (decimals of one scale concatenate and join).
   friend constexpr bool operator==(data_type a, data_type b) noexcept {
-    return a._id == b._id && (!is_decimal(a._id) || a._scale == b._scale);
+    return a._id == b._id && (!is_decimal(a._id) || a._scale == b._scale) && a._codes == b._codes;
   }
 
   [[nodiscard]] std::string to_string() const {
@@ -83,6 +95,7 @@ class data_type {
       s += _precision != 0 ? "(precision " + std::to_string(_precision) + ", scale " + std::to_string(_scale) + ")"
                            : "(scale " + std::to_string(_scale) + ")";
     }
+    if (_id == type_id::dictionary) { s += std::string("(codes ") + colx::to_string(_codes) + ")"; }
     return s;
   }
 
@@ -92,6 +105,7 @@ class data_type {
 
  private:
   type_id _id = type_id::empty;
+  type_id _codes = type_id::empty;  // dictionaries only
   std::int32_t _scale = 0;
   std::int32_t _precision = 0;
 };
@@ -131,7 +145,9 @@ COLX_MAP_TYPE(string_view, string)
 
 template <class T, std::size_t I = 1>
 constexpr type_id find_id() {
-  if constexpr (dec_type<T>) {
+  if constexpr (dictionary_type<T>) {
+    return type_id::dictionary;
+  } else if constexpr (dec_type<T>) {
     return find_id<decimal<typename T::rep>>();  // a dec<P, S> column is a decimal column of scale -S
   } else if constexpr (I == static_cast<std::size_t>(type_id::num_type_ids)) {
     return type_id::empty;
@@ -151,9 +167,9 @@ using id_to_type = typename detail::id_to_type_impl<Id>::type;
 template <class T>
 concept column_element = detail::find_id<T>() != type_id::empty;
 
-// True for element types stored one fixed-size value per row (all but strings).
+// True for element types stored one fixed-size value per row (all but strings and dictionaries).
 template <class T>
-concept fixed_width_element = column_element<T> && !std::is_same_v<T, string_view>;
+concept fixed_width_element = column_element<T> && !std::is_same_v<T, string_view> && !dictionary_type<T>;
 
 template <class T>
   requires column_element<T>
@@ -163,13 +179,16 @@ inline constexpr type_id type_to_id = detail::find_id<T>();
 // decimal32/64/128, pass it (0 otherwise).
 template <column_element T>
 [[nodiscard]] constexpr data_type data_type_of(std::int32_t scale = 0) noexcept {
-  if constexpr (dec_type<T>) {
+  if constexpr (dictionary_type<T>) {
+    return data_type::dictionary_of(type_to_id<typename T::code_type>);
+  } else if constexpr (dec_type<T>) {
     return data_type{type_to_id<T>, -T::scale, T::precision};
   } else {
     return data_type{type_to_id<T>, scale};
   }
 }
 
+// Fixed-width data buffers: a dictionary column's data is its codes (its values are a child).
 [[nodiscard]] constexpr bool is_fixed_width(type_id id) noexcept { return id != type_id::empty && id != type_id::string; }
 
 }  // namespace colx

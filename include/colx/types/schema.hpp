@@ -13,13 +13,28 @@ namespace colx {
 
 enum nullability : bool { not_null = false, nullable = true };
 
+namespace detail {
+template <class T>
+consteval bool dictionary_well_formed() {
+  if constexpr (dictionary_type<T>) {
+    using values = typename T::value_type;
+    return column_element<values> && !dictionary_type<values> && column_element<typename T::code_type>;
+  } else {
+    return true;
+  }
+}
+}  // namespace detail
+
 // A column of a schema: name, element type, and whether it may hold nulls. A not_null field's
 // kernels read no validity mask at all.
 template <fixed_string Name, class T, nullability Nullable = nullable>
 struct field {
   static_assert(column_element<T>,
                 "colx::field: the element type must be one colx columns hold (bool, integers, floats, timestamps, "
-                "durations, decimals, colx::string_view)");
+                "durations, decimals, colx::string_view, colx::dictionary<V, Code>)");
+  static_assert(detail::dictionary_well_formed<T>(),
+                "colx::field: a colx::dictionary<V, Code> holds values V that a column holds (strings, numbers, dates, "
+                "decimals; not another dictionary) and integer codes");
   static constexpr auto name = Name;
   using type = T;
   static constexpr bool is_nullable = Nullable == nullable;

@@ -53,9 +53,10 @@ struct element_size {
 };
 }  // namespace detail
 
-// Size in bytes of one element of a fixed-width type.
+// Size in bytes of one element of a fixed-width type (of a dictionary: of a code).
 [[nodiscard]] inline std::size_t size_of(data_type type) {
   COLX_EXPECTS(is_fixed_width(type.id()), "size_of needs a fixed-width type, not ", type.to_string());
+  if (type.id() == type_id::dictionary) { return type_dispatch(data_type{type.codes()}, detail::element_size{}); }
   return type_dispatch(type, detail::element_size{});
 }
 

@@ -52,6 +52,17 @@ colx::any_column demo_strings(colx::type_id offsets, std::string const& prefix) 
   return colx::make_strings_column(v, offsets, {}, host()).release();
 }
 
+// Row i is one of three names (i % 3), through uint8 codes; null where is_null_row(i).
+colx::any_column demo_dictionary() {
+  std::vector<std::optional<std::uint8_t>> codes(demo_rows);
+  for (std::size_t i = 0; i < demo_rows; ++i) {
+    if (!is_null_row(i)) { codes[i] = static_cast<std::uint8_t>(i % 3); }
+  }
+  return colx::make_dictionary_column(colx::make_column(codes, {}, host()),
+                                      colx::make_strings_column({"alpha", "beta", "gamma"}, colx::type_id::int32, {}, host()))
+      .release();
+}
+
 // The demo table; pyarrow_test.py writes the same values down independently.
 colx::table demo_table(std::vector<std::string>& names) {
   std::vector<colx::any_column> c;
@@ -87,6 +98,7 @@ colx::table demo_table(std::vector<std::string>& names) {
   add("utf8", demo_strings(colx::type_id::int32, "s"));
   add("large_utf8", demo_strings(colx::type_id::int64, "large-"));
   add("dense", demo_column<std::int64_t>([&](std::size_t i) { return i64(i); }, false));
+  add("dict", demo_dictionary());
   return colx::table(std::move(c));
 }
 
@@ -103,41 +115,63 @@ std::string to_text(colx::int128_t v) {
 }
 
 template <class T>
-void describe_values(std::ostream& out, colx::any_column const& c) {
-  auto const values = colx::to_optional_vector(c.view().as<T>());
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    if (i > 0) { out << ','; }
-    if (!values[i]) {
-      out << "null";
+std::vector<std::string> value_texts(colx::any_column const& c) {
+  std::vector<std::string> out;
+  for (auto const& value : colx::to_optional_vector(c.view().as<T>())) {
+    if (!value) {
+      out.emplace_back("null");
       continue;
     }
-    T const v = *values[i];
+    T const v = *value;
+    std::ostringstream text;
     if constexpr (std::is_same_v<T, bool>) {
-      out << (v ? 1 : 0);
+      text << (v ? 1 : 0);
     } else if constexpr (std::is_floating_point_v<T>) {
       char buf[64];
       std::snprintf(buf, sizeof buf, "%.17g", static_cast<double>(v));
-      out << buf;
+      text << buf;
     } else if constexpr (std::is_integral_v<T>) {
-      out << +v;
+      text << +v;
     } else if constexpr (requires { v.ticks; }) {
-      out << static_cast<std::int64_t>(v.ticks);
+      text << static_cast<std::int64_t>(v.ticks);
     } else {
-      out << to_text(static_cast<colx::int128_t>(v.unscaled));
+      text << to_text(static_cast<colx::int128_t>(v.unscaled));
     }
+    out.push_back(text.str());
   }
+  return out;
 }
 
-void describe(std::ostream& out, std::string const& name, colx::any_column const& c) {
-  out << name << '|' << c.type().to_string() << '|' << c.null_count() << '|';
+// Every row's value as text, "null" for a null; a dictionary column's decoded.
+std::vector<std::string> texts(colx::any_column const& c) {
   if (c.type().id() == colx::type_id::string) {
-    auto const values = colx::to_strings(colx::strings_column_view(c.view()));
-    for (std::size_t i = 0; i < values.size(); ++i) { out << (i > 0 ? "," : "") << (values[i] ? *values[i] : "null"); }
-  } else {
-    colx::type_dispatch(c.type(), [&]<class T>() {
-      if constexpr (!std::is_same_v<T, colx::string_view>) { describe_values<T>(out, c); }
-    });
+    std::vector<std::string> out;
+    for (auto const& v : colx::to_strings(colx::strings_column_view(c.view()))) { out.push_back(v ? *v : "null"); }
+    return out;
   }
+  if (c.type().id() == colx::type_id::dictionary) {
+    auto const entries = texts(c.children().front());
+    colx::any_column const codes(colx::data_type{c.type().codes()}, c.size(), c.data(), c.mask(), c.null_count());
+    std::vector<std::string> out;
+    for (auto const& code : texts(codes)) { out.push_back(code == "null" ? code : entries.at(std::stoul(code))); }
+    return out;
+  }
+  return colx::type_dispatch(c.type(), [&]<class T>() {
+    if constexpr (std::is_same_v<T, colx::string_view>) {
+      return std::vector<std::string>{};
+    } else {
+      return value_texts<T>(c);
+    }
+  });
+}
+
+// name|type|null count|values; a dictionary's type is its codes' and its values' ("... of string").
+void describe(std::ostream& out, std::string const& name, colx::any_column const& c) {
+  out << name << '|' << c.type().to_string();
+  if (c.type().id() == colx::type_id::dictionary) { out << " of " << c.children().front().type().to_string(); }
+  out << '|' << c.null_count() << '|';
+  auto const values = texts(c);
+  for (std::size_t i = 0; i < values.size(); ++i) { out << (i > 0 ? "," : "") << values[i]; }
   out << '\n';
 }
 

@@ -89,6 +89,7 @@ DEMO = {
     "utf8": (pa.string(), column(lambda i: "s%d" % i), False),
     "large_utf8": (pa.large_string(), column(lambda i: "large-%d" % i), False),
     "dense": (pa.int64(), column(lambda i: i, nulls=False), False),
+    "dict": (pa.dictionary(pa.uint8(), pa.string()), column(lambda i: ["alpha", "beta", "gamma"][i % 3]), False),
 }
 
 
@@ -139,6 +140,8 @@ UNIT = {"s": "s", "ms": "ms", "us": "us", "ns": "ns"}
 
 
 def colx_type(t):
+    if pa.types.is_dictionary(t):
+        return "dictionary(codes %s) of %s" % (t.index_type, colx_type(t.value_type))
     if t in COLX_TYPE:
         return COLX_TYPE[t]
     if pa.types.is_timestamp(t):
@@ -163,9 +166,9 @@ def text(value, t):
 
 
 def describe(name, array):
-    values = ticks(array)
+    plain = array.dictionary_decode() if pa.types.is_dictionary(array.type) else array
     return "%s|%s|%d|%s\n" % (name, colx_type(array.type), array.null_count,
-                              ",".join(text(v, array.type) for v in values))
+                              ",".join(text(v, plain.type) for v in ticks(plain)))
 
 
 def colx_describe(exportable, device=False):
@@ -218,6 +221,9 @@ ARRAYS = {
     "utf8": pa.array(nullable(70, lambda i: "x" * (i % 4) + str(i)), pa.string()),
     "large_utf8": pa.array(nullable(70, lambda i: "y" * (i % 3)), pa.large_string()),
     "no_nulls": pa.array(list(range(70)), pa.int32()),
+    "dict_utf8": pa.array(nullable(70, lambda i: ["north", "south", "", "héllo"][i % 4])).dictionary_encode(),
+    "dict_int8_codes": pa.DictionaryArray.from_arrays(pa.array(nullable(70, lambda i: (i * 7) % 5), pa.int8()),
+                                                      pa.array([10.5, -2.0, 0.0, 7.25, 1e300])),
 }
 
 for name, array in ARRAYS.items():
@@ -245,7 +251,8 @@ for begin, length in [(0, 70), (5, 50), (33, 20)]:
 for array, culprit in [
     (pa.array([1.0, 2.0], pa.float16()), '"e"'),
     (pa.array([[1], [2, 3]]), '"+l"'),
-    (pa.array(["a", "b", "a"]).dictionary_encode(), "dictionary"),
+    (pa.DictionaryArray.from_arrays(pa.array([0, 1], pa.int32()), pa.array(["a", "a"])), "repeat"),
+    (pa.DictionaryArray.from_arrays(pa.array([0, 1], pa.int32()), pa.array(["a", None])), "null values"),
     (pa.array([b"x"], pa.binary()), '"z"'),
     (pa.array([Decimal("1.5")], pa.decimal256(40, 1)), "256"),
 ]:

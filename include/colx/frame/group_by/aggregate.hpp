@@ -122,9 +122,9 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
           f, column_position<std::remove_cvref_t<decltype(get<K>(keys))>>())),
      ...);
   }(std::make_index_sequence<num_keys>{});
-  auto widths = no_uniform_widths<out_schema::size>();
+  column_likes<out_schema::size> likes{};
   [&]<std::size_t... K>(std::index_sequence<K...>) {
-    ((widths[K] = output_width_of(f, column_position<std::remove_cvref_t<decltype(get<K>(keys))>>())), ...);
+    ((likes[K] = output_like_of(f, column_position<std::remove_cvref_t<decltype(get<K>(keys))>>())), ...);
   }(std::make_index_sequence<num_keys>{});
   [&]<std::size_t... A>(std::index_sequence<A...>) {
     ((types[num_keys + A] = output_type_of<Frame, typename out_schema::template field_at<num_keys + A>::type>(
@@ -172,7 +172,7 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
       continue;
     }
     size_type const groups = c[0];
-    auto result = write_frame<out_schema>(groups, masked, types, widths, stream, mr, [&](auto const& views) {
+    auto result = write_frame<out_schema>(groups, masked, types, likes, stream, mr, [&](auto const& views) {
       using store_t = store_row_fn<std::remove_cvref_t<decltype(views)>>;
       return on_backend(kind, stream, [&](auto const& exec) {
         return exec.select_rows(slots, group_row_fn<fn_t>{fn}, load_group_fn<fn_t, item, num_keys>{fn}, store_t{views});

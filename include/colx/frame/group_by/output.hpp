@@ -32,10 +32,19 @@ struct group_key {
 };
 
 // The result's schema: the keys, then the aggregations, each under its name.
+template <class Bound, class Value>
+struct key_element {
+  using type = Value;
+};
+template <std::size_t I, class T, bool Nullable, class Value>
+struct key_element<expr::bound_codes<I, T, Nullable>, Value> {
+  using type = T;  // codes written as a dictionary column
+};
 template <class Key, class Bound, class Inputs>
 struct key_field {
   using result = expr::result_t<Bound, Inputs>;
-  using type = field<group_key<Key>::name, typename result::value_type, result::nullable ? nullable : not_null>;
+  using type = field<group_key<Key>::name, typename key_element<Bound, typename result::value_type>::type,
+                     result::nullable ? nullable : not_null>;
 };
 template <class Named, class Bound, class Inputs>
 struct aggregation_field {
@@ -67,12 +76,13 @@ data_type output_type_of(Frame const& f, std::size_t position_if_column) {
   visit_column_at(f, position_if_column, [&](auto const& c) { d = type_of(c); });
   return position_if_column != not_found && d.id() == type_to_id<T> ? d : data_type_of<T>();
 }
-// A key that is a fixed-width strings column gives result keys of the same width.
+// A key that is a column gives result keys of its layout (a fixed-width strings column's width,
+// a dictionary column's dictionary).
 template <class Frame>
-size_type output_width_of(Frame const& f, std::size_t position_if_column) {
-  size_type w = -1;
-  visit_column_at(f, position_if_column, [&](auto const& c) { w = uniform_bytes_of(c); });
-  return w;
+any_column const* output_like_of(Frame const& f, std::size_t position_if_column) {
+  any_column const* like = nullptr;
+  visit_column_at(f, position_if_column, [&](auto const& c) { like = &c.untyped(); });
+  return like;
 }
 template <class E>
 constexpr std::size_t column_position() {

@@ -39,7 +39,9 @@ struct group_by_binding<Frame, Pred, std::tuple<Keys...>, std::tuple<Named...>> 
   static auto bind_pred(Pred const& p) { return expr::bind<schema_type>(p); }
   static auto bind_keys(std::tuple<Keys...> const& keys) {
     return [&]<std::size_t... K>(std::index_sequence<K...>) {
-      return tuple(expr::bind<schema_type>(group_key<Keys>::expr_of(std::get<K>(keys)))...);
+      // A dictionary key groups by its codes, as an integer key: the result's key is a dictionary
+      // column again, over the same dictionary.
+      return tuple(expr::codes_if_dictionary(expr::bind<schema_type>(group_key<Keys>::expr_of(std::get<K>(keys))))...);
     }(std::index_sequence_for<Keys...>{});
   }
   static auto bind_aggs(std::tuple<Named...> const& named) {

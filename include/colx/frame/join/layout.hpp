@@ -29,6 +29,10 @@ inline constexpr bool keys_join_by_value =
 // build row where no probe row matched): one holding both sides' values.
 template <class A, class B>
 struct key_union {
+  static_assert(!(dictionary_type<A> || dictionary_type<B>) || std::is_same_v<A, B>,
+                "colx::join: a right or full join writes a key named alike on both sides into one column, so a "
+                "dictionary key needs a dictionary key of the same type on the other side (and the same dictionary); "
+                "decode it (colx::decode) or rename one side's key");
   using type = A;
 };
 template <class A, class B>
@@ -44,7 +48,8 @@ struct join_key_check;
 template <class... P, class... B, class... L, class... R>
 struct join_key_check<schema<P...>, schema<B...>, join_keys<L...>, join_keys<R...>> {
   static_assert(sizeof...(L) == sizeof...(R), "colx::join: both sides need the same number of key columns");
-  static_assert((keys_join_by_value<typename field_of<schema<P...>, L>::type::type, typename field_of<schema<B...>, R>::type::type> && ...),
+  static_assert((keys_join_by_value<value_of_t<typename field_of<schema<P...>, L>::type::type>,
+                                    value_of_t<typename field_of<schema<B...>, R>::type::type>> && ...),
                 "colx::join: a left key and its right key have types that do not compare by value (integers of "
                 "any widths join, but a uint64 key only with an unsigned one; other types must match); cast one "
                 "side first, e.g. with_columns(cast<std::int64_t>(\"k\"_c).as<\"k\">()); the context shows both "

@@ -65,6 +65,28 @@ auto join_frames(ProbeFrame const& left, Pred const& unbound_pred, Build const& 
     }(std::make_index_sequence<probe_schema::size>{});
     return out;
   }(typename layout::kept_build{});
+  // A right or full join writes a key named alike on both sides into one column, from the left
+  // or the right row: for a dictionary key, codes of one dictionary.
+  [&]<std::size_t... B, std::size_t... P>(std::index_sequence<B...>, std::index_sequence<P...>) {
+    [[maybe_unused]] auto const check = [&](auto const& l, auto const& r, std::string_view name) {
+      if constexpr (requires { l.dictionary(); }) {
+        COLX_EXPECTS(l.dictionary().data().read() == r.dictionary().data().read(), "join: the key \"", name,
+                     "\" is a dictionary column over different dictionaries on the two sides, and a right or full join "
+                     "writes both sides' codes into one column: decode it (colx::decode) on one side first");
+      }
+    };
+    (check(left.template column_at<P>(), right.template column_at<B>(), probe_schema::template field_at<P>::name.view()), ...);
+  }(typename layout::shared_build{}, typename layout::shared_probe{});
+  // The columns the output's columns copy rows of: the left's, then the right's kept ones.
+  auto const likes = [&]<std::size_t... I>(std::index_sequence<I...>) {
+    auto const p = columns_of(left);
+    [[maybe_unused]] auto const b = columns_of(right);
+    column_likes<out_schema::size> out{};
+    std::size_t k = 0;
+    for (auto const* c : p) { out[k++] = c; }
+    ((out[k++] = b[I]), ...);
+    return out;
+  }(typename layout::kept_build{});
   std::array<bool, out_schema::size> masked{};
   [&]<std::size_t... C>(std::index_sequence<C...>) {
     ((masked[C] = out_schema::template field_at<C>::is_nullable), ...);
@@ -72,7 +94,7 @@ auto join_frames(ProbeFrame const& left, Pred const& unbound_pred, Build const& 
 
   // The output is sized for the most rows the probe may write (right and full joins: every build
   // row too, those no probe row matched being known only after the probe) and trimmed.
-  return write_frame<out_schema>(passes.most(), masked, types, stream, mr, [&](auto const& views) {
+  return write_frame<out_schema>(passes.most(), masked, types, likes, stream, mr, [&](auto const& views) {
     using store_t = store_row_fn<std::remove_cvref_t<decltype(views)>>;
     auto const build_columns = project(right.inputs(), typename layout::kept_build{});
     auto const shared_keys = project(right.inputs(), typename layout::shared_build{});

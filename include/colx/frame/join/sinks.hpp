@@ -22,7 +22,7 @@ struct index_pairs_sink {
 template <std::size_t... Pos, class Item, class Inputs>
 COLX_HOST_DEVICE void load_at(Item& item, Inputs const& in, size_type r, std::index_sequence<Pos...>) {
   [&]<std::size_t... C>(std::index_sequence<C...>) {
-    ((get<Pos>(item.values) = get<C>(in).value(r), item.valid.set(Pos, get<C>(in).is_valid(r))),
+    ((get<Pos>(item.values) = stored_value(get<C>(in), r), item.valid.set(Pos, get<C>(in).is_valid(r))),
      ...);
   }(std::make_index_sequence<sizeof...(Pos)>{});
 }

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Building dictionary columns and taking them apart:
+//   encode<Code>(values)           a column of V → dictionary_column<V, Code>, its dictionary the
+//                                   distinct values in ascending order (so codes order as values)
+//   decode(dict)                   → the column of values, one gather
+//   make_dictionary_column(codes, dictionary)
+//                                   from parts, checked: codes index the dictionary, whose values
+//                                   are distinct and not null
+// A dictionary's values are distinct, always: equal values then have equal codes, which is what
+// lets a group-by key or a kept row work on the codes alone.
+#include <colx/column/dictionary_checks.hpp>
+#include <colx/frame/gather.hpp>
+#include <colx/expr/functions.hpp>
+#include <colx/frame/rank.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <utility>
+
+namespace colx {
+namespace detail {
+
+template <class V>
+using values_frame = frame<schema<field<"value", V>>>;
+
+template <class V>
+values_frame<V> frame_of_values(any_column values) {
+  return values_frame<V>(column_storage_t<V>(std::move(values)));
+}
+
+// Sorted position k holds row order[k], in run run[k] (from 1) of equal values; a non-null row's
+// code is its run's number less one.
+template <class Code>
+struct write_codes_fn {
+  std::int32_t const* order;
+  std::int64_t const* run;
+  size_type valid_rows;  // null rows sort last
+  Code* codes;
+  COLX_HOST_DEVICE void operator()(size_type k) const {
+    codes[order[k]] = k < valid_rows ? static_cast<Code>(run[k] - 1) : Code{0};
+  }
+};
+// Dictionary entry e is the value of the row that starts run e + 1.
+struct run_first_row_fn {
+  std::int32_t const* order;
+  std::int64_t const* run_start;
+  COLX_HOST_DEVICE size_type operator()(size_type e) const { return order[run_start[e + 1]]; }
+};
+// Decoding gathers dictionary entry codes[i] for row i, none for a null row.
+template <class Code>
+struct code_index_fn {
+  dictionary_input_view<Code, column_device_view<Code>> codes;  // values unused
+  COLX_HOST_DEVICE size_type operator()(size_type i) const {
+    return codes.is_valid(i) ? static_cast<size_type>(codes.code(i)) : size_type{-1};
+  }
+};
+}  // namespace detail
+
+// The values of `c` as a dictionary column: codes of type Code, the dictionary the distinct
+// values in ascending (byte) order. Throws logic_error when there are more distinct values than
+// Code can number. One sort of the rows, a scan and a gather of the dictionary.
+template <class Code = std::int32_t, class C>
+[[nodiscard]] auto encode(C const& c, stream_ref stream = {}) {
+  using V = typename std::remove_cvref_t<decltype(input_of(c).value(0))>;
+  static_assert(!dictionary_type<V>, "colx::encode takes a column of values, not a dictionary column");
+  using namespace colx::literals;
+  spill_lock_scope const spill_lock(stream);
+  detail::values_frame<V> const f = detail::frame_of_values<V>(c.untyped());
+  size_type const n = f.num_rows();
+  memory_kind const kind = f.kind();
+  resource_ref const mr = get_current_resource(kind);
+  auto const keys = detail::bind_sort_keys<typename detail::values_frame<V>::schema_type>(asc(is_null("value"_c)),
+                                                                                     asc("value"_c));
+  auto const order = detail::sorted_rows(f, keys, stream);
+  auto const less = detail::make_row_less(f.inputs(), keys);
+  using less_t = std::remove_cvref_t<decltype(less)>;
+  uvector<std::int64_t> run(n, stream, mr);
+  uvector<std::int64_t> run_start(n + 2, stream, mr);
+  uvector<Code> codes(n, stream, mr);
+  size_type const valid_rows = n - c.null_count();
+  on_backend(kind, stream, [&](auto const& exec) {
+    detail::run_start_fn<less_t> const starts_run{less, order.data()};
+    exec.inclusive_scan(n, starts_run, run.data(), detail::running_sum<std::int64_t>{});
+    exec.for_each_n(n, detail::mark_run_start_fn<less_t>{starts_run, run.data(), run_start.data()});
+    exec.for_each_n(n, detail::write_codes_fn<Code>{order.data(), run.data(), valid_rows, codes.data()});
+  });
+  // Runs of non-null values: the run of the last valid sorted position.
+  std::int64_t entries = 0;
+  if (valid_rows > 0) { detail::copy_bytes(&entries, memory_kind::host, run.data() + valid_rows - 1, kind, sizeof entries, stream); }
+  stream.synchronize();
+  COLX_EXPECTS(entries - 1 <= static_cast<std::int64_t>(std::numeric_limits<Code>::max()), "encode: ", entries,
+               " distinct values do not fit codes of type ", to_string(type_to_id<Code>), "; use a wider Code");
+  auto const dictionary_rows = detail::gather_frame(f, detail::run_first_row_fn{order.data(), run_start.data()},
+                                                    static_cast<size_type>(entries), false, stream, mr);
+  buffer mask(0, stream, mr);
+  if (c.null_count() > 0) {  // the input's validity, at row 0 of a new mask
+    any_column_view const v = c;
+    mask = copy_bitmask(v.null_mask(), v.offset(), v.offset() + n, kind, stream, mr);
+  }
+  std::vector<any_column> children;
+  children.push_back(dictionary_rows.template column_at<0>().untyped());
+  return dictionary_column<V, Code>(any_column(data_type_of<dictionary<V, Code>>(), n, std::move(codes).release(),
+                                               std::move(mask), c.null_count(), std::move(children)));
+}
+
+// The values of a dictionary column, as a column of its value type: row i is entry codes[i].
+template <class V, class Code>
+[[nodiscard]] column_storage_t<V> decode(dictionary_column<V, Code> const& c, stream_ref stream = {}) {
+  spill_lock_scope const spill_lock(stream);
+  resource_ref const mr = get_current_resource(c.kind());
+  auto const values = detail::frame_of_values<V>(c.dictionary());
+  auto const codes = c.codes().device_view();
+  detail::code_index_fn<Code> const index{{codes.data, codes.mask, codes.mask_offset, codes.size, {}}};
+  auto const out = detail::gather_frame(values, index, c.size(), c.nullable(), stream, mr);
+  return column_storage_t<V>(any_column(out.template column_at<0>().untyped()));
+}
+
+// A dictionary column from its parts, checked (a code outside the dictionary would read memory
+// that is not the column's): every valid code indexes `dictionary`, whose values are distinct and
+// not null. Throws logic_error naming what is wrong. Synchronises the stream.
+template <class Code, class Values>
+[[nodiscard]] auto make_dictionary_column(column<Code> codes, Values dictionary, stream_ref stream = {}) {
+  using V = typename std::remove_cvref_t<decltype(input_of(dictionary).value(0))>;
+  static_assert(!dictionary_type<V>, "colx::make_dictionary_column: the dictionary is a column of values, not of codes");
+  COLX_EXPECTS(codes.empty() || dictionary.empty() || is_host_accessible(codes.kind()) == is_host_accessible(dictionary.kind()),
+               "make_dictionary_column: codes in ", to_string(codes.kind()), " memory, dictionary in ",
+               to_string(dictionary.kind()), " memory");
+  any_column c = std::move(codes).release();
+  size_type const rows = c.size();
+  size_type const nulls = c.null_count();
+  auto contents = std::move(c).release();
+  std::vector<any_column> children;
+  children.push_back(std::move(dictionary).release());
+  COLX_EXPECTS(children.front().null_count() == 0, "make_dictionary_column: the dictionary holds ",
+               children.front().null_count(), " null values; a null row is a null code");
+  any_column out(data_type_of<colx::dictionary<V, Code>>(), rows, std::move(contents.data), std::move(contents.mask), nulls,
+                 std::move(children));
+  check_dictionary(out, stream, "make_dictionary_column");
+  return dictionary_column<V, Code>(std::move(out));
+}
+
+}  // namespace colx

@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: Apache-2.0
+// Dictionary columns in frames: encode and decode against the plain strings, make_dictionary_column's
+// checks, and pipelines over a dictionary field (filter, with_columns, collect, group-by on the
+// codes, join, sort) against a host loop over the decoded values, at sizes that are not
+// multiples of a block, with nulls, empty and one-row frames, and unaligned slices.
+#include "support/backend.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace colx::literals;
+
+namespace {
+
+using flag = colx::dictionary<colx::string_view, std::uint8_t>;
+using coded = colx::schema<colx::field<"s", flag>, colx::field<"x", std::int64_t>>;
+using plain = colx::schema<colx::field<"s", colx::string_view>, colx::field<"x", std::int64_t>>;
+
+using strings = std::vector<std::optional<std::string>>;
+using codes8 = std::vector<std::optional<std::uint8_t>>;
+
+strings random_strings(colx::size_type n, unsigned seed, int distinct = 6) {
+  std::mt19937 rng(seed);
+  char const* words[] = {"north", "", "héllo", "a", "south-west by a long way", "b", "Z", "ok"};
+  strings out;
+  for (colx::size_type i = 0; i < n; ++i) {
+    if (rng() % 6 == 0) {
+      out.emplace_back(std::nullopt);
+    } else {
+      out.emplace_back(words[rng() % static_cast<unsigned>(distinct)]);
+    }
+  }
+  return out;
+}
+std::vector<std::int64_t> random_values(colx::size_type n, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::vector<std::int64_t> out;
+  for (colx::size_type i = 0; i < n; ++i) { out.push_back(static_cast<std::int64_t>(rng() % 1000) - 300); }
+  return out;
+}
+
+colx::frame<coded> coded_frame(strings const& s, std::vector<std::int64_t> const& x) {
+  return colx::frame<coded>(colx::encode<std::uint8_t>(colx::make_strings_column(s)), colx::make_column(x));
+}
+
+template <class V, class Code>
+strings decoded(colx::dictionary_column<V, Code> const& c) {
+  return colx::to_strings(colx::decode(c).view());
+}
+
+}  // namespace
+
+TEST_CASE("dictionary: encode and decode give back the strings; the dictionary is distinct and sorted", "[dictionary]") {
+  for (colx::size_type n : {0, 1, 7, 1000, 4099}) {
+    CAPTURE(n);
+    strings const s = random_strings(n, 11u + static_cast<unsigned>(n));
+    auto const d = colx::encode<std::uint8_t>(colx::make_strings_column(s));
+    CHECK(d.size() == n);
+    CHECK(d.null_count() == static_cast<colx::size_type>(std::count(s.begin(), s.end(), std::nullopt)));
+    CHECK(decoded(d) == s);
+    std::set<std::string> distinct;
+    for (auto const& v : s) {
+      if (v) { distinct.insert(*v); }
+    }
+    strings const dictionary = colx::to_strings(colx::strings_column_view(d.dictionary().view()));
+    CHECK(dictionary == strings(distinct.begin(), distinct.end()));  // ascending, each value once
+    // Codes follow the dictionary's order.
+    auto const codes = colx::to_optional_vector(d.codes());
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      if (!s[i]) { continue; }
+      REQUIRE(codes[i].has_value());
+      CHECK(*dictionary.at(*codes[i]) == *s[i]);
+    }
+  }
+}
+
+TEST_CASE("dictionary: an unaligned slice encodes and decodes", "[dictionary]") {
+  strings const s = random_strings(1029, 5);
+  auto const f = colx::frame<plain>(colx::make_strings_column(s), colx::make_column(random_values(1029, 6)));
+  auto const part = f.slice(3, 1020);
+  auto const d = colx::encode<std::int32_t>(part["s"_c]);
+  CHECK(decoded(d) == strings(s.begin() + 3, s.begin() + 1020));
+  // And a slice of a dictionary frame keeps the encoding.
+  auto const g = coded_frame(s, random_values(1029, 6)).slice(5, 1001);
+  CHECK(decoded(g["s"_c]) == strings(s.begin() + 5, s.begin() + 1001));
+}
+
+TEST_CASE("dictionary: more distinct values than the codes can number is an error", "[dictionary]") {
+  strings s;
+  for (int i = 0; i < 300; ++i) { s.emplace_back("v" + std::to_string(i)); }
+  auto const column = colx::make_strings_column(s);
+  CHECK_THROWS_WITH(colx::encode<std::uint8_t>(column), Catch::Contains("300 distinct values do not fit codes of type uint8"));
+  CHECK(colx::encode<std::int16_t>(column).dictionary_size() == 300);
+}
+
+TEST_CASE("dictionary: make_dictionary_column checks its parts", "[dictionary]") {
+  auto const dictionary = [] { return colx::make_strings_column({"a", "b", "c"}); };
+  auto const good = colx::make_dictionary_column(colx::make_column(codes8{2, std::nullopt, 0, 1}), dictionary());
+  CHECK(decoded(good) == strings{"c", std::nullopt, "a", "b"});
+  CHECK_THROWS_WITH(colx::make_dictionary_column(colx::make_column(codes8{2, 3}), dictionary()),
+                    Catch::Contains("1 of 2 codes are outside the dictionary's 3 entries"));
+  CHECK_THROWS_WITH(colx::make_dictionary_column(colx::make_column(std::vector<std::optional<std::int32_t>>{-1}), dictionary()),
+                    Catch::Contains("outside the dictionary"));
+  // A null row's code is not read, whatever it is.
+  CHECK_NOTHROW(colx::make_dictionary_column(colx::make_column(codes8{std::nullopt}), dictionary()));
+  CHECK_THROWS_WITH(colx::make_dictionary_column(colx::make_column(codes8{0}), colx::make_strings_column({"a", "b", "a"})),
+                    Catch::Contains("repeat 1 times"));
+  CHECK_THROWS_WITH(colx::make_dictionary_column(colx::make_column(codes8{0}), colx::make_strings_column({"a", std::nullopt})),
+                    Catch::Contains("null values"));
+  // Numbers as values: -0.0 and 0.0 are one value.
+  CHECK_THROWS_WITH(colx::make_dictionary_column(colx::make_column(codes8{0}), colx::make_column(std::vector<double>{0.0, -0.0})),
+                    Catch::Contains("repeat"));
+  auto const numbers = colx::make_dictionary_column(colx::make_column(codes8{1, 0, 1}), colx::make_column(std::vector<double>{2.5, -1.0}));
+  auto const values = colx::decode(numbers);
+  CHECK(colx::to_vector(values.view()) == std::vector<double>{-1.0, 2.5, -1.0});
+}
+
+TEST_CASE("dictionary: filter, with_columns and collect over a dictionary field", "[dictionary]") {
+  for (colx::size_type n : {0, 1, 257, 4099}) {
+    CAPTURE(n);
+    strings const s = random_strings(n, 21u + static_cast<unsigned>(n));
+    auto const x = random_values(n, 22u + static_cast<unsigned>(n));
+    auto const f = coded_frame(s, x);
+    // A comparison with a literal, LIKE, and a computed string read the decoded values.
+    colx::size_type expected_b = 0, expected_like = 0;
+    for (auto const& v : s) {
+      expected_b += v && *v == "b" ? 1 : 0;
+      expected_like += v && v->find("th") != std::string::npos ? 1 : 0;
+    }
+    CHECK((f | colx::count_if("s"_c == "b")) == expected_b);
+    CHECK((f | colx::count_if(colx::like("s"_c, "%th%"))) == expected_like);
+    auto const upper = f | colx::with_columns(colx::upper("s"_c).as<"u">());
+    strings const u = colx::to_strings(upper["u"_c].view());
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      if (!s[i]) {
+        CHECK(!u[i]);
+        continue;
+      }
+      std::string want = *s[i];
+      for (auto& ch : want) { ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch))); }
+      if (*s[i] == "héllo") { want = "HÉLLO"; }
+      CHECK(u[i] == want);
+    }
+    // collect keeps the encoding: the kept rows' codes over the same dictionary.
+    auto const kept = (f | colx::filter("x"_c > 100 && colx::is_valid("s"_c))).collect();
+    strings want;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      if (x[i] > 100 && s[i]) { want.push_back(s[i]); }
+    }
+    CHECK(decoded(kept["s"_c]) == want);
+    CHECK(kept["s"_c].dictionary().data().read() == f["s"_c].dictionary().data().read());
+    auto const sorted = f | colx::sort_by("s"_c, "x"_c);
+    strings const sorted_s = decoded(sorted["s"_c]);
+    CHECK(std::is_sorted(sorted_s.begin(), sorted_s.end(), [](auto const& a, auto const& b) {
+      if (!a || !b) { return a.has_value() && !b.has_value(); }  // nulls last
+      return *a < *b;
+    }));
+  }
+}
+
+TEST_CASE("dictionary: group-by on a dictionary key groups its codes and gives a dictionary key back", "[dictionary]") {
+  for (colx::size_type n : {0, 1, 7, 4099, 70001}) {
+    CAPTURE(n);
+    strings const s = random_strings(n, 31u + static_cast<unsigned>(n), 8);
+    auto const x = random_values(n, 32u + static_cast<unsigned>(n));
+    auto const f = coded_frame(s, x);
+    std::map<std::optional<std::string>, std::pair<std::int64_t, std::int64_t>> want;  // sum, count
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      auto& cell = want[s[i]];
+      cell.first += x[i];
+      cell.second += 1;
+    }
+    auto const r = f | colx::group_by(colx::group_by_options{.sorted = true}, "s"_c) |
+                   colx::aggregate(colx::sum("x"_c).as<"total">(), colx::count().as<"rows">(), colx::max("s"_c).as<"top">());
+    static_assert(std::is_same_v<std::remove_cvref_t<decltype(r["s"_c])>, colx::dictionary_column<colx::string_view, std::uint8_t>>);
+    REQUIRE(r.num_rows() == static_cast<colx::size_type>(want.size()));
+    strings const keys = decoded(r["s"_c]);
+    auto const totals = colx::to_optional_vector(r["total"_c].view());
+    auto const rows = colx::to_vector(r["rows"_c].view());
+    strings const tops = colx::to_strings(r["top"_c].view());
+    // Sorted by value, nulls last.
+    std::vector<std::optional<std::string>> order;
+    for (auto const& [k, cell] : want) {
+      if (k) { order.push_back(k); }
+    }
+    if (want.count(std::nullopt) != 0) { order.push_back(std::nullopt); }
+    CHECK(keys == order);
+    for (std::size_t g = 0; g < keys.size(); ++g) {
+      CAPTURE(g);
+      CHECK(totals[g] == want[keys[g]].first);
+      CHECK(rows[g] == want[keys[g]].second);
+      CHECK(tops[g] == keys[g]);
+    }
+    // The same groups as grouping the decoded strings.
+    auto const p = colx::frame<plain>(colx::make_strings_column(s), colx::make_column(x));
+    auto const q = p | colx::group_by(colx::group_by_options{.sorted = true}, "s"_c) | colx::aggregate(colx::sum("x"_c).as<"total">());
+    CHECK(colx::to_strings(q["s"_c].view()) == keys);
+    CHECK(colx::to_optional_vector(q["total"_c].view()) == totals);
+  }
+}
+
+TEST_CASE("dictionary: a dictionary key with another key, and a filtered group-by", "[dictionary]") {
+  colx::size_type const n = 5003;
+  strings const s = random_strings(n, 41);
+  auto const x = random_values(n, 42);
+  auto const f = coded_frame(s, x);
+  auto const r = f | colx::filter("x"_c >= 0) | colx::group_by(colx::group_by_options{.sorted = true}, "s"_c, (("x"_c % 3)).as<"m">()) |
+                 colx::aggregate(colx::count().as<"rows">());
+  std::map<std::pair<std::optional<std::string>, std::int64_t>, std::int64_t> want;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (x[i] >= 0) { ++want[{s[i], x[i] % 3}]; }
+  }
+  REQUIRE(r.num_rows() == static_cast<colx::size_type>(want.size()));
+  strings const keys = decoded(r["s"_c]);
+  auto const m = colx::to_optional_vector(r["m"_c].view());
+  auto const rows = colx::to_vector(r["rows"_c].view());
+  for (std::size_t g = 0; g < keys.size(); ++g) { CHECK(rows[g] == want.at({keys[g], *m[g]})); }
+}
+
+TEST_CASE("dictionary: joins match dictionary keys by value", "[dictionary]") {
+  strings const s = random_strings(2001, 51);
+  auto const x = random_values(2001, 52);
+  auto const left = coded_frame(s, x);
+  using names = colx::schema<colx::field<"s", colx::string_view>, colx::field<"weight", std::int64_t>>;
+  auto const right = colx::frame<names>(colx::make_strings_column({"north", "b", "ok", "nowhere"}),
+                                        colx::make_column<std::int64_t>({1, 10, 100, 1000}));
+  std::map<std::string, std::int64_t> weight{{"north", 1}, {"b", 10}, {"ok", 100}, {"nowhere", 1000}};
+  auto const joined = left | colx::join(right, colx::on("s"_c));
+  std::int64_t want_rows = 0, want_sum = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] && weight.count(*s[i]) != 0) {
+      ++want_rows;
+      want_sum += weight[*s[i]] * x[i];
+    }
+  }
+  CHECK(joined.num_rows() == want_rows);
+  auto const total = (joined | colx::reduce(colx::sum("weight"_c * "x"_c))).to_optional();
+  CHECK(total.value_or(0) == want_sum);
+  // The joined frame's key column is the left's dictionary column.
+  static_assert(std::is_same_v<std::remove_cvref_t<decltype(joined["s"_c])>, colx::dictionary_column<colx::string_view, std::uint8_t>>);
+  // Two dictionary sides, each over its own dictionary: an inner join compares values.
+  auto const other = coded_frame(strings{"b", "ok", std::nullopt}, {7, 8, 9});
+  auto const both = left | colx::join(other, colx::on("s"_c));
+  std::int64_t want_both = 0;
+  for (auto const& v : s) { want_both += v && (*v == "b" || *v == "ok") ? 1 : 0; }
+  CHECK(both.num_rows() == want_both);
+}
+
+TEST_CASE("dictionary: explain and printing show the values and the encoding", "[dictionary]") {
+  auto const f = coded_frame(strings{"b", std::nullopt, "a", "b"}, {1, 2, 3, 4});
+  std::string const text = colx::to_string(f);
+  CHECK_THAT(text, Catch::Contains("b") && Catch::Contains("<NA>"));
+  std::string const plan = colx::explain(f | colx::filter("s"_c == "b"), colx::reduce(colx::sum("x"_c)));
+  CHECK_THAT(plan, Catch::Contains("dictionary-encoded: uint8 codes of 2 string values"));
+}
+
+TEST_CASE("dictionary: any_table to frame checks the codes' and the values' types", "[dictionary]") {
+  auto const f = coded_frame(strings{"b", "a"}, {1, 2});
+  colx::any_table t({{"s", f["s"_c].untyped()}, {"x", f["x"_c].untyped()}});
+  auto const back = t.as<coded>();
+  CHECK(decoded(back["s"_c]) == strings{"b", "a"});
+  using wide_codes = colx::schema<colx::field<"s", colx::dictionary<colx::string_view, std::int32_t>>>;
+  CHECK_THROWS_WITH(t.as<wide_codes>(), Catch::Contains("is dictionary(codes uint8) of string, the schema wants "
+                                                        "dictionary(codes int32) of string"));
+  CHECK_THROWS_WITH(t.as<plain>(), Catch::Contains("the schema wants string"));
+}
