@@ -24,9 +24,11 @@ auto ids    = colx::sequence<std::int64_t>(both.size(), 100, 10);
 auto names  = colx::make_column<std::string>({"apple", std::nullopt, "fig"});  // a strings column
 auto flags  = colx::make_fixed_width_strings(3, 1, colx::buffer("NRA", colx::memory_kind::host, 3));
                                   // CHAR(1): kernels read row i's byte at i, not its offsets
+auto status = colx::encode<std::uint8_t>(colx::make_strings_column({"open", "shut", "open"}));
+                                  // a dictionary column: codes {0, 1, 0} into {"open", "shut"}
 auto host   = colx::to_optional_vector(both.view());         // {9.5, null, 12.25, 3, null, 12.25, 3}
-  std::cout << ids.size() << " ids, " << names.size() << " names, " << flags.size() << " flags, " << host.size()
-            << " prices\n";
+  std::cout << ids.size() << " ids, " << names.size() << " names, " << flags.size() << " flags, "
+            << status.dictionary_size() << " statuses, " << host.size() << " prices\n";
 }
 
 void idioms() {

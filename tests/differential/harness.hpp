@@ -83,10 +83,17 @@ void emit(case_context& c, frame<Schema> const& result, std::string const& sql, 
   [&]<std::size_t... I>(std::index_sequence<I...>) {
     auto const one = [&]<std::size_t K>(std::integral_constant<std::size_t, K>) {
       using F = typename Schema::template field_at<K>;
-      using T = typename F::type;
+      using T = value_of_t<typename F::type>;  // a dictionary column is written decoded
       if (K > 0) { header += ","; }
       header += std::string(F::name.view()) + ":" + duckdb_type<T>();
-      auto const& col = result.template column_at<K>();
+      auto const& stored = result.template column_at<K>();
+      auto const& col = [&]() -> decltype(auto) {
+        if constexpr (dictionary_type<typename F::type>) {
+          return decode(stored);
+        } else {
+          return (stored);
+        }
+      }();
       if constexpr (std::is_same_v<T, string_view>) {
         auto const v = to_strings(col.view());
         for (std::size_t r = 0; r < v.size(); ++r) { cells[r].push_back(csv_text(v[r])); }

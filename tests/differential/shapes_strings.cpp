@@ -55,11 +55,50 @@ void text_casts(case_context& c) {
        false);
 }
 
+// t's key strings and its strings as dictionary columns: a group-by on the dictionary key (its
+// codes), with the other dictionary column's min and max and a filter that compares it with a
+// literal; the kept rows keep their codes.
+using coded_schema = schema<field<"id", std::int64_t, not_null>, field<"k2", dictionary<string_view, std::int32_t>>,
+                            field<"s", dictionary<string_view, std::uint16_t>>, field<"i64", std::int64_t>, field<"f64", double>>;
+
+frame<coded_schema> coded_table(frame<t_schema> const& t) {
+  return frame<coded_schema>(column<std::int64_t>(any_column(t["id"_c].untyped())), encode<std::int32_t>(t["k2"_c]),
+                             encode<std::uint16_t>(t["s"_c]), column<std::int64_t>(any_column(t["i64"_c].untyped())),
+                             column<double>(any_column(t["f64"_c].untyped())));
+}
+
+void dictionary_group(case_context& c) {
+  auto const d = coded_table(c.t);
+  auto const cut = c.pick(-50, 50);
+  bool const sorted = c.coin();
+  auto const r = d | filter("i64"_c > cut && "s"_c != "a") | group_by(group_by_options{.sorted = sorted}, "k2"_c) |
+                 aggregate(sum("i64"_c).as<"sm">(), count().as<"n">(), min("s"_c).as<"mn">(), max("s"_c).as<"mx">(),
+                           mean("f64"_c).as<"me">(), count("s"_c).as<"ns">());
+  auto const x = std::to_string(cut);
+  c.description = "t (k2, s dictionary-encoded) | filter(i64 > " + x + " && s != \"a\") | group_by(" +
+                  (sorted ? "sorted, " : "") + "k2) | aggregate(sum(i64), count(), min(s), max(s), mean(f64), count(s))";
+  emit(c, r,
+       "SELECT k2, sum(i64) AS sm, count(*) AS n, min(s) AS mn, max(s) AS mx, avg(f64) AS me, count(s) AS ns FROM t WHERE i64 > " +
+           x + " AND s != 'a' GROUP BY k2" + (sorted ? " ORDER BY k2 NULLS LAST" : ""),
+       sorted);
+}
+
+void dictionary_rows(case_context& c) {
+  auto const d = coded_table(c.t);
+  auto const cut = c.pick(-50, 50);
+  auto const r = d | filter("i64"_c <= cut || is_null("k2"_c)) | sort_by("s"_c, "id"_c) | select("id"_c, "k2"_c, "s"_c);
+  auto const x = std::to_string(cut);
+  c.description = "t (k2, s dictionary-encoded) | filter(i64 <= " + x + " || is_null(k2)) | sort_by(s, id) | select(id, k2, s)";
+  emit(c, r, "SELECT id, k2, s FROM t WHERE i64 <= " + x + " OR k2 IS NULL ORDER BY s NULLS LAST, id", true);
+}
+
 }  // namespace
 
 void add_string_shapes(registry& r) {
   r.push_back({"string_compute", string_compute});
   r.push_back({"text_casts", text_casts});
+  r.push_back({"dictionary_group", dictionary_group});
+  r.push_back({"dictionary_rows", dictionary_rows});
 }
 
 }  // namespace colx::differential

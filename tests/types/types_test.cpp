@@ -18,13 +18,14 @@ namespace {
 
 constexpr auto num_ids = static_cast<std::size_t>(colx::type_id::num_type_ids);
 
-// Every id with an element type (all but empty), with the expected element size (0: not fixed width).
+// Every id with an element type (all but empty and dictionary, whose elements are a code and a
+// value), with the expected element size (0: not fixed width).
 struct id_info {
   colx::type_id id;
   char const* name;
   std::size_t size;
 };
-constexpr std::array<id_info, num_ids - 1> all_ids{{
+constexpr std::array<id_info, num_ids - 2> all_ids{{
     {colx::type_id::bool8, "bool8", 1},
     {colx::type_id::int8, "int8", 1},
     {colx::type_id::int16, "int16", 2},
@@ -52,13 +53,14 @@ constexpr std::array<id_info, num_ids - 1> all_ids{{
     {colx::type_id::string, "string", 0},
 }};
 
-// type_to_id<id_to_type<Id>> == Id for every id but empty.
+// type_to_id<id_to_type<Id>> == Id for every id but empty and dictionary (the last).
 template <std::size_t... I>
 constexpr bool round_trips(std::index_sequence<I...>) {
   return ((colx::type_to_id<colx::id_to_type<static_cast<colx::type_id>(I + 1)>> == static_cast<colx::type_id>(I + 1)) &&
           ...);
 }
-static_assert(round_trips(std::make_index_sequence<num_ids - 1>{}));
+static_assert(round_trips(std::make_index_sequence<num_ids - 2>{}));
+static_assert(colx::type_id::dictionary == static_cast<colx::type_id>(num_ids - 1));
 
 // What type_dispatch hands the functor, seen from inside.
 struct report_type {
@@ -178,6 +180,17 @@ TEST_CASE("types: type_to_id and id_to_type", "[types]") {
   STATIC_REQUIRE_FALSE(colx::column_element<std::string>);
   STATIC_REQUIRE_FALSE(colx::column_element<int*>);
   STATIC_REQUIRE_FALSE(colx::column_element<colx::civil_date>);
+  using flags = colx::dictionary<colx::string_view, std::uint8_t>;
+  STATIC_REQUIRE(colx::column_element<flags>);
+  STATIC_REQUIRE_FALSE(colx::fixed_width_element<flags>);
+  STATIC_REQUIRE(colx::type_to_id<flags> == colx::type_id::dictionary);
+  STATIC_REQUIRE(colx::data_type_of<flags>().codes() == colx::type_id::uint8);
+  STATIC_REQUIRE(std::is_same_v<colx::value_of_t<flags>, colx::string_view>);
+  STATIC_REQUIRE(std::is_same_v<colx::stored_t<flags>, std::uint8_t>);
+  STATIC_REQUIRE(std::is_same_v<colx::stored_t<double>, double>);
+  STATIC_REQUIRE(colx::data_type_of<flags>() != colx::data_type::dictionary_of(colx::type_id::int32));
+  CHECK(colx::data_type_of<flags>().to_string() == "dictionary(codes uint8)");
+  CHECK(colx::size_of(colx::data_type_of<flags>()) == 1);
 
   STATIC_REQUIRE(colx::data_type_of<float>() == colx::data_type(colx::type_id::float32));
   STATIC_REQUIRE(colx::data_type_of<colx::decimal64>(-2) == colx::data_type(colx::type_id::decimal64, -2));

@@ -242,9 +242,8 @@ inline void check_host_accessible(memory_kind kind, stream_ref stream) {
 inline void export_arrow_schema(any_column const& column, std::string_view name, ArrowSchema* out) {
   COLX_EXPECTS(out != nullptr, "Arrow export needs an ArrowSchema to write to (got a null pointer)");
   type_id const id = column.type().id();
-  std::string format = id == type_id::string       ? arrow_strings_format(detail::strings_offset_type(column))
-                       : id == type_id::dictionary ? arrow_format(data_type{column.type().codes()})
-                                                   : arrow_format(column.type());
+  std::string format = id == type_id::string ? arrow_strings_format(detail::strings_offset_type(column))
+                                             : arrow_format(column.type());
   auto* p = detail::init_arrow_schema(out, std::move(format), name, ARROW_FLAG_NULLABLE, 0);
   if (id == type_id::dictionary) {  // the values' schema; the codes carry the nulls
     try {

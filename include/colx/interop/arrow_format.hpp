@@ -17,8 +17,10 @@
 
 namespace colx {
 
-// The format string of a column of `type` (schema_error for the empty type).
+// The format string of a column of `type` (schema_error for the empty type). A dictionary's is its
+// codes' (Arrow describes the values in ArrowSchema.dictionary).
 [[nodiscard]] inline std::string arrow_format(data_type type) {
+  if (type.id() == type_id::dictionary) { return arrow_format(data_type{type.codes()}); }
   switch (type.id()) {
     case type_id::bool8: return "b";
     case type_id::int8: return "c";

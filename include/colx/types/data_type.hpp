@@ -145,7 +145,9 @@ COLX_MAP_TYPE(string_view, string)
 
 template <class T, std::size_t I = 1>
 constexpr type_id find_id() {
-  if constexpr (dictionary_type<T>) {
+  if constexpr (std::is_void_v<T>) {
+    return type_id::empty;  // (the ids no element type maps to, dictionary among them, map to void)
+  } else if constexpr (dictionary_type<T>) {
     return type_id::dictionary;
   } else if constexpr (dec_type<T>) {
     return find_id<decimal<typename T::rep>>();  // a dec<P, S> column is a decimal column of scale -S
