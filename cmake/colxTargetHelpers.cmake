@@ -32,9 +32,13 @@ endfunction()
 
 # colx_target_warnings(<target>)
 #
-# Warnings for the project's own CXX code (never on colx::colx, which consumers link).
+# Warnings for the project's own CXX code (never on colx::colx, which consumers link). For CUDA code,
+# a call from device code to a host-only constexpr function (std::is_constant_evaluated, say) is an
+# error: nvcc only warns (20013, 20015) and compiles the call to nothing, which once made every
+# LIKE '%x%' false on the GPU while the host build passed.
 function(colx_target_warnings target)
-  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic>)
+  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic>
+                                           $<$<COMPILE_LANGUAGE:CUDA>:--diag-error=20013,20015>)
   if(COLX_WARNINGS_AS_ERRORS)
     target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Werror>)
   endif()

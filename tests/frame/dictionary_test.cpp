@@ -253,6 +253,51 @@ TEST_CASE("dictionary: joins match dictionary keys by value", "[dictionary]") {
   CHECK(both.num_rows() == want_both);
 }
 
+TEST_CASE("dictionary: a comparison with a string literal finds the literal's code once and compares codes", "[dictionary]") {
+  using bound = decltype(colx::expr::bind<coded>("s"_c == "b"));
+  static_assert(std::is_same_v<bound, colx::expr::dictionary_literal<true, 0, flag, true, 2>>);
+  using mirrored = decltype(colx::expr::bind<coded>("b" != "s"_c));
+  static_assert(std::is_same_v<mirrored, colx::expr::dictionary_literal<false, 0, flag, true, 2>>);
+  for (colx::size_type n : {0, 1, 33, 4099}) {
+    CAPTURE(n);
+    strings const s = random_strings(n, 61u + static_cast<unsigned>(n));
+    auto const x = random_values(n, 62u + static_cast<unsigned>(n));
+    auto const f = coded_frame(s, x);
+    // The code found is the literal's entry in the dictionary (-1: not there).
+    auto const resolved = colx::detail::resolve_literals(colx::expr::bind<coded>("s"_c == "north"), f.inputs(), f.kind(), {});
+    strings const dictionary = colx::to_strings(colx::strings_column_view(f["s"_c].dictionary().view()));
+    auto const at = std::find(dictionary.begin(), dictionary.end(), std::optional<std::string>("north"));
+    CHECK(resolved.code == (at == dictionary.end() ? -1 : at - dictionary.begin()));
+    auto const absent = colx::detail::resolve_literals(colx::expr::bind<coded>("s"_c == "nowhere"), f.inputs(), f.kind(), {});
+    CHECK(absent.code == -1);
+    colx::size_type eq_b = 0, ne_b = 0, eq_none = 0, ne_none = 0;
+    std::int64_t sum_b = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      if (!s[i]) { continue; }  // null: neither == nor != holds
+      eq_b += *s[i] == "b" ? 1 : 0;
+      ne_b += *s[i] != "b" ? 1 : 0;
+      ne_none += 1;
+      sum_b += *s[i] == "b" ? x[i] : 0;
+    }
+    CHECK((f | colx::count_if("s"_c == "b")) == eq_b);
+    CHECK((f | colx::count_if("b" == "s"_c)) == eq_b);
+    CHECK((f | colx::count_if("s"_c != "b")) == ne_b);
+    CHECK((f | colx::count_if("s"_c == "nowhere")) == eq_none);
+    CHECK((f | colx::count_if("s"_c != "nowhere")) == ne_none);
+    CHECK((f | colx::filter("s"_c == "b") | colx::reduce(colx::sum("x"_c))).to_optional().value_or(0) == sum_b);
+    CHECK((f | colx::filter("s"_c == "b")).collect().num_rows() == eq_b);
+    auto const g = f | colx::filter("s"_c != "b") | colx::group_by("s"_c) | colx::aggregate(colx::count().as<"rows">());
+    CHECK(g.num_rows() == static_cast<colx::size_type>(std::set<std::optional<std::string>>(s.begin(), s.end()).size()) -
+                             (std::count(s.begin(), s.end(), std::optional<std::string>("b")) > 0 ? 1 : 0) -
+                             (std::count(s.begin(), s.end(), std::nullopt) > 0 ? 1 : 0));
+    auto const flags = f | colx::with_columns(("s"_c == "b").as<"is_b">());
+    auto const is_b = colx::to_optional_vector(flags["is_b"_c].view());
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      CHECK(is_b[i] == (s[i] ? std::optional<bool>(*s[i] == "b") : std::nullopt));
+    }
+  }
+}
+
 TEST_CASE("dictionary: explain and printing show the values and the encoding", "[dictionary]") {
   auto const f = coded_frame(strings{"b", std::nullopt, "a", "b"}, {1, 2, 3, 4});
   std::string const text = colx::to_string(f);

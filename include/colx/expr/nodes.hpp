@@ -36,6 +36,64 @@ struct unary : node<unary<Op, A>> {
   [[nodiscard]] std::string to_string() const { return std::string(Op::symbol) + "(" + a.to_string() + ")"; }
 };
 
+// `column == "literal"` (or !=) where the column is a dictionary of strings: the codes compare
+// once the literal's code is known (frame/resolve_literals.hpp looks it up in the column's
+// dictionary before a launch: one code compare a row, no string read), the decoded values until
+// then. A literal the dictionary lacks has code -1, which no row has.
+template <bool Equal, std::size_t I, class T, bool Nullable, std::size_t N>
+struct dictionary_literal : node<dictionary_literal<Equal, I, T, Nullable, N>> {
+  static constexpr std::int64_t unresolved = -2;
+  static constexpr std::size_t position = I;
+  string_literal<N> literal;
+  std::int64_t code = unresolved;
+  constexpr explicit dictionary_literal(string_literal<N> l) : literal(l) {}
+  template <class Inputs>
+  [[nodiscard]] COLX_HOST_DEVICE maybe<bool, Nullable> operator()(Inputs const& in, size_type i) const {
+    auto const& view = get<I>(in);
+    bool const equal = code != unresolved ? static_cast<std::int64_t>(view.code(i)) == code
+                                          : view.value(i) == string_view(literal.chars, literal.size);
+    if constexpr (Nullable) {
+      return {Equal == equal, view.is_valid(i)};
+    } else {
+      return {Equal == equal};
+    }
+  }
+  [[nodiscard]] std::string to_string() const {
+    return "($" + std::to_string(I) + (Equal ? " == " : " != ") + literal.to_string() + ", by code)";
+  }
+};
+
+namespace detail {
+template <class E>
+struct dictionary_string_column : std::false_type {};
+template <std::size_t I, class Code, bool Nullable>
+struct dictionary_string_column<bound_col<I, dictionary<string_view, Code>, Nullable>> : std::true_type {
+  static constexpr bool nullable = Nullable;
+};
+template <class E>
+struct string_constant : std::false_type {};
+template <std::size_t N>
+struct string_constant<string_literal<N>> : std::true_type {};
+}  // namespace detail
+
+template <class Op, class A, class B>
+struct binary;
+
+// What binary::map builds: binary<Op, A, B>(a, b), or a dictionary_literal where Op is == or !=
+// between a bound dictionary column of strings and a string literal (either way round).
+template <class Op, class A, class B>
+[[nodiscard]] constexpr auto rebuilt_binary(A const& a, B const& b) {
+  constexpr bool compares = std::is_same_v<Op, ops::equal> || std::is_same_v<Op, ops::not_equal>;
+  if constexpr (compares && detail::dictionary_string_column<A>::value && detail::string_constant<B>::value) {
+    return dictionary_literal<std::is_same_v<Op, ops::equal>, A::position, typename A::element_type,
+                              detail::dictionary_string_column<A>::nullable, sizeof(b.chars)>(b);
+  } else if constexpr (compares && detail::dictionary_string_column<B>::value && detail::string_constant<A>::value) {
+    return rebuilt_binary<Op>(b, a);
+  } else {
+    return binary<Op, A, B>(a, b);
+  }
+}
+
 // op(a, b): null when either is null, or when the op says so (integer division by zero).
 template <class Op, class A, class B>
 struct binary : node<binary<Op, A, B>> {
@@ -61,7 +119,7 @@ struct binary : node<binary<Op, A, B>> {
   }
   template <class F>
   [[nodiscard]] auto map(F f) const {
-    return binary<Op, decltype(f(a)), decltype(f(b))>(f(a), f(b));
+    return rebuilt_binary<Op>(f(a), f(b));
   }
   [[nodiscard]] std::string to_string() const {
     std::string out = "(";

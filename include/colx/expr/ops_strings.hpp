@@ -7,7 +7,6 @@
 #include <colx/types/utf8.hpp>
 
 #include <cstdint>
-#include <type_traits>
 
 namespace colx::expr::ops {
 
@@ -36,12 +35,14 @@ struct ends_with {
 // past its ends, so a string at the end of its buffer reads nothing beyond). A scan then issues
 // about one load a word, not one a byte: a warp's byte loads, 32 addresses each, were what held
 // LIKE '%green%' to a quarter of the copy bandwidth on the H100.
+// Not constexpr: the word load is a reinterpret_cast, and std::is_constant_evaluated (a host
+// function) compiled into device code without --expt-relaxed-constexpr made every match false.
 class byte_stream {
  public:
-  constexpr COLX_HOST_DEVICE byte_stream(char const* p, char const* end) noexcept : _p(p), _end(end) {}
-  constexpr COLX_HOST_DEVICE unsigned char next() noexcept {
+  COLX_HOST_DEVICE byte_stream(char const* p, char const* end) noexcept : _p(p), _end(end) {}
+  COLX_HOST_DEVICE unsigned char next() noexcept {
     if (_left == 0) {
-      if (std::is_constant_evaluated() || (reinterpret_cast<std::uintptr_t>(_p) & 3u) != 0 || _end - _p < 4) {
+      if ((reinterpret_cast<std::uintptr_t>(_p) & 3u) != 0 || _end - _p < 4) {
         return static_cast<unsigned char>(*_p++);
       }
       _word = *reinterpret_cast<std::uint32_t const*>(_p);  // little-endian: the first byte is the lowest
@@ -64,7 +65,7 @@ class byte_stream {
 // Whether `lit` occurs in s, byte-wise (UTF-8 makes a byte match a code-point match). One pass
 // over s keeps its last 8 bytes in a word and compares them with the literal's first 8 at every
 // position; a longer literal's other bytes are checked where those match.
-[[nodiscard]] constexpr COLX_HOST_DEVICE bool occurs(string_view s, string_view lit) noexcept {
+[[nodiscard]] inline COLX_HOST_DEVICE bool occurs(string_view s, string_view lit) noexcept {
   size_type const m = lit.size_bytes();
   size_type const n = s.size_bytes();
   if (m == 0) { return true; }
@@ -86,7 +87,7 @@ class byte_stream {
 }
 struct contains {
   static constexpr char const* symbol = "contains";
-  static constexpr COLX_HOST_DEVICE bool apply(string_view s, string_view p) { return occurs(s, p); }
+  static COLX_HOST_DEVICE bool apply(string_view s, string_view p) { return occurs(s, p); }
 };
 
 // SQL's LIKE: % matches any run of characters, _ one character (a UTF-8 code point), anything

@@ -131,7 +131,11 @@ template <class Frame, class Pred, class... Aggs>
 auto reduce_frame(Frame const& f, Pred const& pred, std::tuple<Aggs...> const& aggs, stream_ref stream) {
   using schema_type = typename Frame::schema_type;
   return std::apply(
-      [&](auto const&... a) { return reduce_bound(f, expr::bind<schema_type>(pred), stream, expr::bind<schema_type>(a)...); },
+      [&](auto const&... a) {
+        auto const in = f.inputs();
+        return reduce_bound(f, resolve_literals(expr::bind<schema_type>(pred), in, f.kind(), stream), stream,
+                            resolve_literals(expr::bind<schema_type>(a), in, f.kind(), stream)...);
+      },
       aggs);
 }
 
@@ -200,7 +204,7 @@ Frame collect_impl(Frame const& f, Pred const& pred, stream_ref stream, resource
   COLX_EXPECTS(is_host_accessible(mr.kind()) == is_host_accessible(f.kind()), "collect writes ", to_string(mr.kind()),
                " memory from a frame in ", to_string(f.kind()), " memory: copy the frame there first");
   size_type const rows = f.num_rows();
-  auto const bound = expr::bind<schema_type>(pred);
+  auto const bound = resolve_literals(expr::bind<schema_type>(pred), f.inputs(), f.kind(), stream);
   std::tuple<output_of<schema_type, C>...> outputs(output_of<schema_type, C>{rows, f.template column_at<C>().nullable(),
                                                                              type_of(f.template column_at<C>()),
                                                                              &f.template column_at<C>().untyped(), stream, mr}...);

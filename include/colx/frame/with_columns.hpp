@@ -12,6 +12,7 @@
 #include <colx/expr/ops_text.hpp>
 #include <colx/frame/frame.hpp>
 #include <colx/frame/kernels.hpp>
+#include <colx/frame/resolve_literals.hpp>
 #include <colx/memory/spill_lock_scope.hpp>
 #include <colx/memory/uvector.hpp>
 
@@ -132,7 +133,8 @@ auto with_columns_impl(Frame const& f, std::tuple<Named...> const& named, stream
   using inputs = typename Frame::inputs_type;
   using out_schema = typename append_fields<schema_type, typename output_field<inputs, Named, schema_type>::type...>::type;
   size_type const rows = f.num_rows();
-  auto const bound = tuple(expr::bind<schema_type>(std::get<K>(named).expr)...);
+  auto const in = f.inputs();
+  auto const bound = tuple(resolve_literals(expr::bind<schema_type>(std::get<K>(named).expr), in, f.kind(), stream)...);
   std::tuple outputs(computed_column<typename output_field<inputs, Named, schema_type>::type::type>(
       rows, output_field<inputs, Named, schema_type>::type::is_nullable, stream, mr)...);
   auto const size_strings = [&](auto& out, auto const& e) {
