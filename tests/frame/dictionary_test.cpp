@@ -264,11 +264,11 @@ TEST_CASE("dictionary: a comparison with a string literal finds the literal's co
     auto const x = random_values(n, 62u + static_cast<unsigned>(n));
     auto const f = coded_frame(s, x);
     // The code found is the literal's entry in the dictionary (-1: not there).
-    auto const resolved = colx::detail::resolve_literals(colx::expr::bind<coded>("s"_c == "north"), f.inputs(), f.kind(), {});
+    auto const resolved = colx::detail::resolve_literals(colx::expr::bind<coded>("s"_c == "north"), f, {});
     strings const dictionary = colx::to_strings(colx::strings_column_view(f["s"_c].dictionary().view()));
     auto const at = std::find(dictionary.begin(), dictionary.end(), std::optional<std::string>("north"));
     CHECK(resolved.code == (at == dictionary.end() ? -1 : at - dictionary.begin()));
-    auto const absent = colx::detail::resolve_literals(colx::expr::bind<coded>("s"_c == "nowhere"), f.inputs(), f.kind(), {});
+    auto const absent = colx::detail::resolve_literals(colx::expr::bind<coded>("s"_c == "nowhere"), f, {});
     CHECK(absent.code == -1);
     colx::size_type eq_b = 0, ne_b = 0, eq_none = 0, ne_none = 0;
     std::int64_t sum_b = 0;

@@ -132,9 +132,8 @@ auto reduce_frame(Frame const& f, Pred const& pred, std::tuple<Aggs...> const& a
   using schema_type = typename Frame::schema_type;
   return std::apply(
       [&](auto const&... a) {
-        auto const in = f.inputs();
-        return reduce_bound(f, resolve_literals(expr::bind<schema_type>(pred), in, f.kind(), stream), stream,
-                            resolve_literals(expr::bind<schema_type>(a), in, f.kind(), stream)...);
+        return reduce_bound(f, resolve_literals(expr::bind<schema_type>(pred), f, stream), stream,
+                            resolve_literals(expr::bind<schema_type>(a), f, stream)...);
       },
       aggs);
 }
@@ -204,7 +203,7 @@ Frame collect_impl(Frame const& f, Pred const& pred, stream_ref stream, resource
   COLX_EXPECTS(is_host_accessible(mr.kind()) == is_host_accessible(f.kind()), "collect writes ", to_string(mr.kind()),
                " memory from a frame in ", to_string(f.kind()), " memory: copy the frame there first");
   size_type const rows = f.num_rows();
-  auto const bound = resolve_literals(expr::bind<schema_type>(pred), f.inputs(), f.kind(), stream);
+  auto const bound = resolve_literals(expr::bind<schema_type>(pred), f, stream);
   std::tuple<output_of<schema_type, C>...> outputs(output_of<schema_type, C>{rows, f.template column_at<C>().nullable(),
                                                                              type_of(f.template column_at<C>()),
                                                                              &f.template column_at<C>().untyped(), stream, mr}...);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// resolve_literals(e, inputs, kind, stream): the bound expression e with every dictionary_literal
+// resolve_literals(e, frame, stream): the bound expression e with every dictionary_literal
 // (a dictionary column compared with a string literal) given the literal's code in that column's
 // dictionary, so the kernel compares one integer a row instead of reading a string. The lookup is
 // one pass over the dictionary, not over the rows; the stream is synchronised for its answer.
@@ -12,13 +12,20 @@
 
 namespace colx::detail {
 
-// Entry e of a dictionary when it is the literal, else -1.
-template <class Values>
+// Entry e of a dictionary when it is the literal, else -1. The literal's bytes travel in the
+// functor: a view of the host-side node's would be a host address on the GPU.
+template <class Values, std::size_t N>
 struct find_entry_fn {
   Values values;
-  string_view literal;
-  COLX_HOST_DEVICE std::int64_t operator()(size_type e) const { return values.value(e) == literal ? e : -1; }
+  expr::string_literal<N> literal;
+  COLX_HOST_DEVICE std::int64_t operator()(size_type e) const {
+    return values.value(e) == string_view(literal.chars, literal.size) ? e : -1;
+  }
 };
+template <class Values, std::size_t N>
+find_entry_fn<Values, N> find_entry(Values const& values, expr::string_literal<N> const& literal) {
+  return {values, literal};
+}
 struct max_int64_fn {
   COLX_HOST_DEVICE std::int64_t operator()(std::int64_t a, std::int64_t b) const { return a > b ? a : b; }
 };
@@ -34,10 +41,8 @@ struct resolve_fn {
     if constexpr (requires { E::unresolved; e.literal; }) {
       auto const& values = get<E::position>(*in).values;
       E out = e;
-      string_view const literal(e.literal.chars, e.literal.size);
       out.code = values.size == 0 ? -1 : on_backend(kind, stream, [&](auto const& exec) {
-        return exec.transform_reduce(values.size, std::int64_t{-1}, find_entry_fn<std::remove_cvref_t<decltype(values)>>{values, literal},
-                                     max_int64_fn{});
+        return exec.transform_reduce(values.size, std::int64_t{-1}, find_entry(values, e.literal), max_int64_fn{});
       });
       return out;
     } else if constexpr (expr::interior_node<E>) {
@@ -48,9 +53,29 @@ struct resolve_fn {
   }
 };
 
-template <class E, class Inputs>
-[[nodiscard]] E resolve_literals(E const& e, Inputs const& in, memory_kind kind, stream_ref stream) {
-  return resolve_fn<Inputs>{&in, kind, stream}(e);
+// Whether e holds a dictionary_literal.
+struct find_literal_fn {
+  bool* found;
+  template <class E>
+  E operator()(E const& e) const {
+    if constexpr (requires { E::unresolved; }) {
+      *found = true;
+    } else if constexpr (expr::interior_node<E>) {
+      (void)e.map(*this);
+    }
+    return e;
+  }
+};
+
+// The frame's inputs are read only when there is a literal to find: reading them brings spilled
+// columns back and keeps them there, which must not happen before the caller allocates its output.
+template <class E, class Frame>
+[[nodiscard]] E resolve_literals(E const& e, Frame const& f, stream_ref stream) {
+  bool found = false;
+  (void)find_literal_fn{&found}(e);
+  if (!found) { return e; }
+  auto const in = f.inputs();
+  return resolve_fn<std::remove_cvref_t<decltype(in)>>{&in, f.kind(), stream}(e);
 }
 
 }  // namespace colx::detail

@@ -133,8 +133,7 @@ auto with_columns_impl(Frame const& f, std::tuple<Named...> const& named, stream
   using inputs = typename Frame::inputs_type;
   using out_schema = typename append_fields<schema_type, typename output_field<inputs, Named, schema_type>::type...>::type;
   size_type const rows = f.num_rows();
-  auto const in = f.inputs();
-  auto const bound = tuple(resolve_literals(expr::bind<schema_type>(std::get<K>(named).expr), in, f.kind(), stream)...);
+  auto const bound = tuple(resolve_literals(expr::bind<schema_type>(std::get<K>(named).expr), f, stream)...);
   std::tuple outputs(computed_column<typename output_field<inputs, Named, schema_type>::type::type>(
       rows, output_field<inputs, Named, schema_type>::type::is_nullable, stream, mr)...);
   auto const size_strings = [&](auto& out, auto const& e) {
