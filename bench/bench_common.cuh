@@ -76,7 +76,7 @@ inline std::string device_name() {
 class json_records {
  public:
   void add(std::string const& name, std::vector<std::pair<std::string, double>> const& fields) {
-    std::string r = "  {\"name\": \"" + name + "\"";
+    std::string r = "  {\"name\": \"" + escaped(name) + "\"";
     for (auto const& [k, v] : fields) {
       char buf[64];
       std::snprintf(buf, sizeof(buf), "%.6g", v);
@@ -93,6 +93,15 @@ class json_records {
   }
 
  private:
+  // A name as a JSON string's contents: quotes and backslashes escaped (names quote patterns).
+  static std::string escaped(std::string const& text) {
+    std::string out;
+    for (char c : text) {
+      if (c == '"' || c == '\\') { out += '\\'; }
+      out += c;
+    }
+    return out;
+  }
   std::vector<std::string> _records;
 };
 
