@@ -54,6 +54,9 @@ template <class V, class Code>
 strings decoded(colx::dictionary_column<V, Code> const& c) {
   return colx::to_strings(colx::decode(c).view());
 }
+strings decoded(colx::any_column c) {
+  return decoded(colx::dictionary_column<colx::string_view, std::uint8_t>(std::move(c)));
+}
 
 }  // namespace
 
@@ -315,4 +318,26 @@ TEST_CASE("dictionary: any_table to frame checks the codes' and the values' type
   CHECK_THROWS_WITH(t.as<wide_codes>(), Catch::Contains("is dictionary(codes uint8) of string, the schema wants "
                                                         "dictionary(codes int32) of string"));
   CHECK_THROWS_WITH(t.as<plain>(), Catch::Contains("the schema wants string"));
+}
+
+TEST_CASE("dictionary: an all-null column, a copy across memories, and a frame of one row", "[dictionary]") {
+  strings const nulls(70);
+  auto const f = coded_frame(nulls, random_values(70, 71));
+  CHECK(f["s"_c].dictionary_size() == 0);
+  CHECK((f | colx::count_if("s"_c == "b")) == 0);
+  auto const g = f | colx::group_by("s"_c) | colx::aggregate(colx::count().as<"rows">());
+  REQUIRE(g.num_rows() == 1);
+  CHECK(decoded(g["s"_c]) == strings{std::nullopt});
+  CHECK(colx::to_vector(g["rows"_c].view()) == std::vector<std::int64_t>{70});
+  // Host and back: the codes and the dictionary both move.
+  strings const s = random_strings(300, 72);
+  auto const d = coded_frame(s, random_values(300, 73));
+  auto const on_host = colx::to_host(colx::any_column_view(d["s"_c]));
+  CHECK(colx::is_host_accessible(on_host.kind()));
+  CHECK(on_host.children().front().kind() == on_host.kind());
+  CHECK(decoded(on_host) == s);
+  auto const one = coded_frame(strings{"z"}, {5});
+  auto const r = one | colx::group_by("s"_c) | colx::aggregate(colx::sum("x"_c).as<"t">());
+  CHECK(decoded(r["s"_c]) == strings{"z"});
+  CHECK(colx::to_optional_vector(r["t"_c].view()) == std::vector<std::optional<std::int64_t>>{5});
 }

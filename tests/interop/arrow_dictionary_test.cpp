@@ -5,6 +5,7 @@
 // pyarrow's side of the same is in interop/pyarrow.
 #include "support/backend.hpp"
 
+#include <colx/interop/arrow_device.hpp>
 #include <colx/interop/arrow_export.hpp>
 #include <colx/interop/arrow_import.hpp>
 
@@ -108,4 +109,33 @@ TEST_CASE("arrow: a dictionary colx cannot trust is refused before the array is 
   array.dictionary = &dictionary;
   auto const good = colx::import_arrow_column(&schema, &array);
   CHECK(decoded(good) == strings{"a", "b", "b"});
+}
+
+TEST_CASE("arrow: a dictionary column of the backend's memory through the C Device Data Interface", "[arrow]") {
+  strings values;
+  for (int i = 0; i < 1000; ++i) { values.push_back(i % 9 == 4 ? std::nullopt : std::optional<std::string>("v" + std::to_string(i % 13))); }
+  auto const column = colx::encode<std::uint8_t>(colx::make_strings_column(values));  // device memory in the CUDA tests
+  exported e;
+  ArrowDeviceArray device{};
+  colx::export_arrow_schema(column.untyped(), "d", &e.schema);
+  colx::export_arrow_device_array(column.untyped(), 7, 1000, &device);
+  REQUIRE(device.array.dictionary != nullptr);
+  CHECK(device.array.dictionary->length == 13);
+  auto const back = colx::import_arrow_device_column(&e.schema, &device);
+  CHECK(back.kind() == column.kind());
+  CHECK(decoded(back) == strings(values.begin() + 7, values.end()));
+}
+
+TEST_CASE("arrow: an all-null and an empty dictionary column round-trip", "[arrow]") {
+  for (std::size_t n : {std::size_t{0}, std::size_t{5}}) {
+    CAPTURE(n);
+    strings const values(n);
+    auto const column = colx::encode<std::uint8_t>(colx::make_strings_column(values, colx::type_id::int32, {}, host()));
+    CHECK(column.dictionary_size() == 0);
+    exported e;
+    colx::export_arrow_schema(column.untyped(), "d", &e.schema);
+    colx::export_arrow_array(column.untyped(), &e.array);
+    auto const back = colx::import_arrow_column(&e.schema, &e.array);
+    CHECK(decoded(back) == values);
+  }
 }
