@@ -113,7 +113,7 @@ TEST_CASE("arrow: a dictionary colx cannot trust is refused before the array is 
 
 TEST_CASE("arrow: a dictionary column of the backend's memory through the C Device Data Interface", "[arrow]") {
   strings values;
-  for (int i = 0; i < 1000; ++i) { values.push_back(i % 9 == 4 ? std::nullopt : std::optional<std::string>("v" + std::to_string(i % 13))); }
+  for (int i = 0; i < 1000; ++i) { values.push_back(i % 9 == 4 ? std::nullopt : std::optional<std::string>(std::string("v").append(std::to_string(i % 13)))); }
   auto const column = colx::encode<std::uint8_t>(colx::make_strings_column(values));  // device memory in the CUDA tests
   exported e;
   ArrowDeviceArray device{};
