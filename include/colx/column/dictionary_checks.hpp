@@ -8,6 +8,7 @@
 #include <colx/column/any_column.hpp>
 #include <colx/column/factories.hpp>
 #include <colx/exec/dispatch.hpp>
+#include <colx/exec/scan_ops.hpp>
 #include <colx/types/type_dispatch.hpp>
 
 #include <cmath>
@@ -32,9 +33,6 @@ struct code_outside_fn {
     return valid && !(0 <= code && code < entries) ? 1 : 0;
   }
 };
-struct add_count_fn {
-  COLX_HOST_DEVICE std::int64_t operator()(std::int64_t a, std::int64_t b) const { return a + b; }
-};
 
 struct count_codes_outside {
   any_column_view const& view;
@@ -46,7 +44,7 @@ struct count_codes_outside {
       auto const* codes = static_cast<Code const*>(view.head()) + view.offset();
       code_outside_fn<Code> const outside{codes, view.null_mask(), view.offset(), entries};
       return on_backend(view.kind(), stream, [&](auto const& exec) {
-        return exec.transform_reduce(view.size(), std::int64_t{0}, outside, add_count_fn{});
+        return exec.transform_reduce(view.size(), std::int64_t{0}, outside, running_sum<std::int64_t>{});
       });
     } else {
       return 0;  // not reached: dictionary codes are integers (any_column checks)

@@ -50,9 +50,9 @@ struct run_first_row_fn {
 // Decoding gathers dictionary entry codes[i] for row i, none for a null row.
 template <class Code>
 struct code_index_fn {
-  dictionary_input_view<Code, column_device_view<Code>> codes;  // values unused
+  column_device_view<Code> codes;
   COLX_HOST_DEVICE size_type operator()(size_type i) const {
-    return codes.is_valid(i) ? static_cast<size_type>(codes.code(i)) : size_type{-1};
+    return codes.is_valid(i) ? static_cast<size_type>(codes.value(i)) : size_type{-1};
   }
 };
 }  // namespace detail
@@ -110,8 +110,7 @@ template <class V, class Code>
   spill_lock_scope const spill_lock(stream);
   resource_ref const mr = get_current_resource(c.kind());
   auto const values = detail::frame_of_values<V>(c.dictionary());
-  auto const codes = c.codes().device_view();
-  detail::code_index_fn<Code> const index{{codes.data, codes.mask, codes.mask_offset, codes.size, {}}};
+  detail::code_index_fn<Code> const index{c.codes().device_view()};
   auto const out = detail::gather_frame(values, index, c.size(), c.nullable(), stream, mr);
   return column_storage_t<V>(any_column(out.template column_at<0>().untyped()));
 }
