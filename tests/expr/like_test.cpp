@@ -128,3 +128,68 @@ TEST_CASE("like: a code point cut short at the end of a string", "[expr][strings
   CHECK(like("a\xE2\x82", "a_"));
   CHECK_FALSE(like("a\xE2", "a__"));
 }
+
+// On the device a search in a strings column reads the column's bytes in aligned words, 16 bytes
+// a step (types/string_search.hpp): rows start at every byte alignment here, run past one step,
+// end at the end of the chars buffer, hold matches across the steps' edges, and come with int64
+// offsets, nulls and a fixed width; every count is checked against std::string::find.
+TEST_CASE("like and contains: a search in a column's bytes, at every alignment and the buffer's end", "[expr][strings]") {
+  using S = colx::schema<colx::field<"s", colx::string_view>>;
+  using F = colx::schema<colx::field<"s", colx::string_view, colx::not_null>>;
+  std::uint64_t state = 12345;
+  auto const next = [&] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<std::uint32_t>(state >> 33);
+  };
+  char const* const letters[] = {"g", "r", "e", "n", "a", "é", " "};
+  auto const word = [&](std::size_t length) {
+    std::string out;
+    while (out.size() < length) { out += letters[next() % 7]; }
+    return out;
+  };
+  for (colx::size_type const n : {1, 3, 33, 257, 4097}) {
+    CAPTURE(n);
+    strings v;
+    std::vector<std::string> fixed;
+    for (colx::size_type i = 0; i < n; ++i) {
+      std::string s = word(next() % 41);
+      if (next() % 5 == 0) { s.insert(next() % (s.size() + 1), "green"); }
+      v.push_back(next() % 9 == 0 ? std::nullopt : std::optional<std::string>(s));
+      std::string f7;
+      while (f7.size() < 7) { f7 += "grena "[next() % 6]; }  // one byte a letter: 7 bytes exactly
+      fixed.push_back(f7);
+    }
+    v.back() = word(4 * (next() % 5) + 1 + next() % 3) + "gr";  // the last row ends off a word, at the buffer's end
+    std::string fixed_chars;
+    for (auto const& s : fixed) { fixed_chars += s; }
+    auto const mr = colx::test::backend_resource();
+    colx::frame<F> const fixed_frame(colx::make_fixed_width_strings(
+        n, 7, colx::buffer(fixed_chars.data(), colx::memory_kind::host, fixed_chars.size(), {}, mr), {}, 0, {}, mr));
+    for (auto const offsets : {colx::type_id::int32, colx::type_id::int64}) {
+      colx::frame<S> const f(colx::test::strings_of(v, offsets));
+      auto const count = [&](strings const& rows, std::string const& lit, std::size_t from) {
+        std::int64_t c = 0;
+        for (std::size_t i = from; i < rows.size(); ++i) { c += rows[i] && rows[i]->find(lit) != std::string::npos ? 1 : 0; }
+        return c;
+      };
+      strings const fixed_rows(fixed.begin(), fixed.end());
+      CHECK((f | colx::count_if(colx::like("s"_c, "%g%"))) == count(v, "g", 0));
+      CHECK((f | colx::count_if(colx::like("s"_c, "%gr%"))) == count(v, "gr", 0));
+      CHECK((f | colx::count_if(colx::like("s"_c, "%gre%"))) == count(v, "gre", 0));
+      CHECK((f | colx::count_if(colx::like("s"_c, "%green%"))) == count(v, "green", 0));
+      CHECK((f | colx::count_if(colx::like("s"_c, "%é%"))) == count(v, "é", 0));
+      CHECK((f | colx::count_if(colx::like("s"_c, "%n egreen é%"))) == count(v, "n egreen é", 0));
+      CHECK((f | colx::count_if(colx::contains("s"_c, "en"))) == count(v, "en", 0));
+      CHECK((f | colx::count_if(colx::contains("s"_c, "eeeeeeeeeeeeeeeeee"))) == count(v, "eeeeeeeeeeeeeeeeee", 0));
+      CHECK((f | colx::count_if(colx::contains("s"_c, ""))) == count(v, "", 0));
+      auto const tail = f.slice(n / 2, n);
+      CHECK((tail | colx::count_if(colx::like("s"_c, "%gr%"))) == count(v, "gr", static_cast<std::size_t>(n / 2)));
+      auto const flagged = f | colx::with_columns(colx::contains("s"_c, "gre").as<"m">());
+      std::vector<std::optional<bool>> want;
+      for (auto const& e : v) { want.push_back(e ? std::optional<bool>(e->find("gre") != std::string::npos) : std::nullopt); }
+      CHECK(colx::to_optional_vector(flagged["m"_c].view()) == want);
+      CHECK((fixed_frame | colx::count_if(colx::like("s"_c, "%gr%"))) == count(fixed_rows, "gr", 0));
+      CHECK((fixed_frame | colx::count_if(colx::contains("s"_c, "a"))) == count(fixed_rows, "a", 0));
+    }
+  }
+}

@@ -4,6 +4,7 @@
 // flag rather than a template parameter, so a kernel over k strings columns is instantiated once,
 // not 2^k times. The branch is uniform across a launch and costs nothing measurable.
 #include <colx/column/strings_column.hpp>
+#include <colx/types/string_search.hpp>
 
 #include <cstdint>
 
@@ -36,6 +37,20 @@ struct strings_input_view {
       end = static_cast<std::int32_t const*>(offsets)[i + 1];
     }
     return {chars + begin, end - begin};
+  }
+  // Whether lit occurs in row i. On the device, a column with int32 offsets and aligned chars is
+  // searched in aligned words (detail::occurs_in_words): whole words up to the end of the
+  // column's last row, which lies inside the chars buffer, byte by byte after it. Others (int64
+  // offsets, fixed-width rows) are searched a byte at a time: one word path with 64-bit positions
+  // for all took LIKE '%green%' from 0.65 to 0.73 ms (60M rows, H100, the int32 case).
+  [[nodiscard]] COLX_HOST_DEVICE bool contains(size_type i, string_view lit) const noexcept {
+#if defined(__CUDA_ARCH__)
+    if (width < 0 && !large && lit.size_bytes() > 0 && (reinterpret_cast<std::uintptr_t>(chars) & 3) == 0) {
+      auto const* o = static_cast<std::int32_t const*>(offsets);
+      return detail::occurs_in_words(chars, o[i], o[i + 1], o[size], lit);
+    }
+#endif
+    return detail::occurs(value(i), lit);
   }
 };
 

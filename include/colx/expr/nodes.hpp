@@ -70,6 +70,12 @@ template <std::size_t I, class Code, bool Nullable>
 struct dictionary_string_column<bound_col<I, dictionary<string_view, Code>, Nullable>> : std::true_type {
   static constexpr bool nullable = Nullable;
 };
+// A bound column of stored (not dictionary-encoded) strings: a search in it reads the column's
+// bytes a word at a time (strings_input_view::contains) rather than the row's string_view.
+template <class E>
+struct plain_string_column : std::false_type {};
+template <std::size_t I, bool Nullable>
+struct plain_string_column<bound_col<I, string_view, Nullable>> : std::true_type {};
 template <class E>
 struct string_constant : std::false_type {};
 template <std::size_t N>
@@ -105,7 +111,12 @@ struct binary : node<binary<Op, A, B>> {
     auto const x = a(in, i);
     auto const y = b(in, i);
     static_assert(ops::check_string_operands<Op, typename decltype(x)::value_type, typename decltype(y)::value_type>());
-    if constexpr (requires { Op::produces_nulls; }) {
+    if constexpr (std::is_same_v<Op, ops::contains> && detail::plain_string_column<A>::value &&
+                  requires { get<A::position>(in).contains(i, y.value); }) {
+      constexpr bool nullable = decltype(x)::nullable || decltype(y)::nullable;
+      bool const valid = x.valid && y.valid;
+      return make_maybe<nullable>(valid && get<A::position>(in).contains(i, y.value), valid);
+    } else if constexpr (requires { Op::produces_nulls; }) {
       using X = typename decltype(x)::value_type;
       using Y = typename decltype(y)::value_type;
       constexpr bool nullable = decltype(x)::nullable || decltype(y)::nullable || Op::template nulls_for<X, Y>;
@@ -196,6 +207,12 @@ struct like_constant : node<like_constant<A, N>> {
   [[nodiscard]] COLX_HOST_DEVICE auto operator()(Inputs const& in, size_type i) const {
     auto const x = a(in, i);
     static_assert(ops::check_string_operands<ops::like, typename decltype(x)::value_type>());
+    if constexpr (detail::plain_string_column<A>::value && requires { get<A::position>(in).contains(i, x.value); }) {
+      if (shape.kind == ops::like_shape::infix) {
+        string_view const lit(pattern.chars + shape.begin, shape.size);
+        return make_maybe<decltype(x)::nullable>(x.valid && get<A::position>(in).contains(i, lit), x.valid);
+      }
+    }
     return make_maybe<decltype(x)::nullable>(ops::like_shaped(x.value, string_view(pattern.chars, pattern.size), shape), x.valid);
   }
   template <class F>
