@@ -155,3 +155,81 @@ TEST_CASE("date math: casts between time units, rounded to the nearest as DuckDB
   CHECK(colx::to_optional_vector(r["d"_c].view()) ==
         std::vector<std::optional<colx::date32>>{colx::date(1970, 1, 1), std::nullopt, colx::date(1969, 12, 31)});
 }
+
+// Durations (an interval in SQL) sum, average and multiply by integers: a sum is a duration of the
+// same unit, a mean the exact tick sum over the count rounded half away from zero (DuckDB's avg
+// of an interval is an interval), a product the ticks times the integer. Checked against plain
+// loops, in reduce and in a group-by, with nulls and at every standard size.
+TEST_CASE("date math: durations sum, average and multiply by integers", "[expr][dates]") {
+  using colx::duration_ms;
+  using S = colx::schema<colx::field<"d", duration_ms>, colx::field<"k", std::int32_t, colx::not_null>, colx::field<"m", std::int32_t>>;
+  for (colx::size_type const n : colx::test::sizes) {
+    CAPTURE(n);
+    colx::test::optionals<duration_ms> d;
+    std::vector<std::int32_t> k;
+    colx::test::optionals<std::int32_t> m;
+    for (colx::size_type i = 0; i < n; ++i) {
+      auto const h = static_cast<std::int64_t>((static_cast<std::uint64_t>(i) * 2654435761u) % 1000003);
+      d.push_back(i % 7 == 3 ? std::nullopt : std::optional<duration_ms>(duration_ms(h * 1000003 - 500000000000 + i % 2)));
+      k.push_back(static_cast<std::int32_t>(i % 5));
+      m.push_back(i % 11 == 4 ? std::nullopt : std::optional<std::int32_t>(static_cast<std::int32_t>(i % 9) - 4));
+    }
+    colx::frame<S> const f(colx::test::column_of(d), colx::test::column_of(k), colx::test::column_of(m));
+    // The references: 128-bit tick sums, rounded as SQL's avg of an interval.
+    auto const rounded_mean = [](__int128 total, std::int64_t count) {
+      __int128 q = total / count;
+      __int128 const r = total % count;
+      if (2 * (r < 0 ? -r : r) >= count) { q += total < 0 ? -1 : 1; }
+      return duration_ms(static_cast<std::int64_t>(q));
+    };
+    std::vector<__int128> total(5, 0);
+    std::vector<std::int64_t> count(5, 0);
+    std::uint64_t all = 0;
+    for (colx::size_type i = 0; i < n; ++i) {
+      auto const g = static_cast<std::size_t>(k[static_cast<std::size_t>(i)]);
+      if (auto const& v = d[static_cast<std::size_t>(i)]) {
+        total[g] += v->ticks;
+        ++count[g];
+        all += static_cast<std::uint64_t>(v->ticks);
+      }
+    }
+    __int128 const grand = total[0] + total[1] + total[2] + total[3] + total[4];
+    std::int64_t const valid = count[0] + count[1] + count[2] + count[3] + count[4];
+    auto const [sum, mean] = f | colx::reduce(colx::sum("d"_c), colx::mean("d"_c));
+    if (valid == 0) {
+      CHECK_FALSE(sum.has_value());
+      CHECK_FALSE(mean.has_value());
+    } else {
+      CHECK(sum.value() == duration_ms(static_cast<std::int64_t>(all)));
+      CHECK(mean.value() == rounded_mean(grand, valid));
+    }
+    auto const groups = f | colx::group_by("k"_c) | colx::aggregate(colx::sum("d"_c).as<"s">(), colx::mean("d"_c).as<"a">());
+    auto const keys = colx::to_optional_vector(groups["k"_c].view());
+    auto const sums = colx::to_optional_vector(groups["s"_c].view());
+    auto const means = colx::to_optional_vector(groups["a"_c].view());
+    REQUIRE(keys.size() == static_cast<std::size_t>(std::min<colx::size_type>(n, 5)));
+    for (std::size_t r = 0; r < keys.size(); ++r) {
+      auto const g = static_cast<std::size_t>(*keys[r]);
+      CAPTURE(g);
+      if (count[g] == 0) {
+        CHECK_FALSE(sums[r].has_value());
+        CHECK_FALSE(means[r].has_value());
+      } else {
+        CHECK(sums[r] == std::optional<duration_ms>(duration_ms(static_cast<std::int64_t>(total[g]))));
+        CHECK(means[r] == std::optional<duration_ms>(rounded_mean(total[g], count[g])));
+      }
+    }
+    auto const scaled = f | colx::with_columns(("d"_c * "m"_c).as<"x">(), (3 * "d"_c).as<"y">());
+    auto const x = colx::to_optional_vector(scaled["x"_c].view());
+    auto const y = colx::to_optional_vector(scaled["y"_c].view());
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) {
+      auto const& v = d[i];
+      bool const has_x = v.has_value() && m[i].has_value();
+      wrong += x[i].has_value() == has_x && y[i].has_value() == v.has_value() ? 0 : 1;
+      if (has_x && x[i]) { wrong += x[i]->ticks == v->ticks * *m[i] ? 0 : 1; }
+      if (v && y[i]) { wrong += y[i]->ticks == v->ticks * 3 ? 0 : 1; }
+    }
+    CHECK(wrong == 0);
+  }
+}

@@ -29,6 +29,11 @@ template <dec_type T>
 struct sum_of<T> {
   using type = dec<38, T::scale>;
 };
+// A duration sums to a duration of its unit, its ticks wrapping as integers do.
+template <duration_type T>
+struct sum_of<T> {
+  using type = T;
+};
 template <class T>
 using sum_t = typename sum_of<T>::type;
 
@@ -45,6 +50,8 @@ struct sum {
   static constexpr COLX_HOST_DEVICE Acc plus(Acc total, Acc v) {
     if constexpr (dec_type<Acc>) {
       return Acc{colx::detail::wrap_add(total.unscaled, v.unscaled)};
+    } else if constexpr (duration_type<Acc>) {
+      return Acc(plus(total.ticks, v.ticks));
     } else if constexpr (std::is_integral_v<Acc>) {
       using U = std::make_unsigned_t<Acc>;
       return static_cast<Acc>(static_cast<U>(total) + static_cast<U>(v));
@@ -63,7 +70,8 @@ struct sum {
   }
   template <class T>
   static constexpr COLX_HOST_DEVICE void add(state<T>& s, T v, size_type) {
-    static_assert(std::is_arithmetic_v<T> || dec_type<T>, "colx::sum needs a number or a dec<P, S> (not strings or dates)");
+    static_assert(std::is_arithmetic_v<T> || dec_type<T> || duration_type<T>,
+                  "colx::sum needs a number, a dec<P, S> or a duration (not strings or dates)");
     s.total = plus(s.total, widen(v));
     ++s.count;
   }
@@ -168,25 +176,49 @@ struct moment {
       return {Statistic == 1 ? var : std::sqrt(var), true};
     }
   }
+  // A duration's mean is a duration of its unit: the exact sum of its ticks over their count,
+  // rounded half away from zero (DuckDB's avg of an interval is an interval).
+  struct tick_sum {
+    int128_t total = 0;
+    size_type n = 0;
+  };
   template <class T>
-  using state = moments;
+  using state = std::conditional_t<duration_type<T>, tick_sum, moments>;
   template <class T>
-  static constexpr COLX_HOST_DEVICE void add(moments& s, T v, size_type) {
-    static_assert(std::is_arithmetic_v<T> || dec_type<T>, "colx::mean/var/std need a numeric expression");
-    double const x = colx::detail::as_double(v);  // a decimal's mean, var and std are doubles, as DuckDB's
-    ++s.n;
-    double const delta = x - s.mean;
-    s.mean += delta / static_cast<double>(s.n);
-    s.m2 += delta * (x - s.mean);
+  static constexpr COLX_HOST_DEVICE void add(state<T>& s, T v, size_type) {
+    if constexpr (duration_type<T>) {
+      static_assert(Statistic == 0, "colx::var/std of a duration are not defined; its sum and mean are");
+      s.total += v.ticks;
+      ++s.n;
+    } else {
+      static_assert(std::is_arithmetic_v<T> || dec_type<T>, "colx::mean/var/std need a numeric expression or a duration");
+      double const x = colx::detail::as_double(v);  // a decimal's mean, var and std are doubles, as DuckDB's
+      ++s.n;
+      double const delta = x - s.mean;
+      s.mean += delta / static_cast<double>(s.n);
+      s.m2 += delta * (x - s.mean);
+    }
   }
   template <class T>
-  static constexpr COLX_HOST_DEVICE moments merge(moments a, moments b) {
-    return merge_moments(a, b);
+  static constexpr COLX_HOST_DEVICE state<T> merge(state<T> a, state<T> b) {
+    if constexpr (duration_type<T>) {
+      return {a.total + b.total, a.n + b.n};
+    } else {
+      return merge_moments(a, b);
+    }
   }
   template <class T>
-  static scalar<double> finish(moments s) {
-    auto const r = statistic(s.n, s.mean, s.m2);
-    return r.valid ? scalar<double>(r.value) : scalar<double>{};
+  static auto finish(state<T> s) {
+    if constexpr (duration_type<T>) {
+      if (s.n == 0) { return scalar<T>{}; }
+      int128_t q = s.total / s.n;
+      int128_t const r = s.total % s.n;
+      if (2 * (r < 0 ? -r : r) >= s.n) { q += s.total < 0 ? -1 : 1; }
+      return scalar<T>(T(static_cast<typename T::rep>(q)));
+    } else {
+      auto const r = statistic(s.n, s.mean, s.m2);
+      return r.valid ? scalar<double>(r.value) : scalar<double>{};
+    }
   }
 };
 

@@ -205,15 +205,19 @@ struct like_constant : node<like_constant<A, N>> {
   constexpr like_constant(A a_, string_literal<N> p) : a(a_), pattern(p), shape(ops::shape_of(string_view(p.chars, p.size))) {}
   template <class Inputs>
   [[nodiscard]] COLX_HOST_DEVICE auto operator()(Inputs const& in, size_type i) const {
-    auto const x = a(in, i);
-    static_assert(ops::check_string_operands<ops::like, typename decltype(x)::value_type>());
-    if constexpr (detail::plain_string_column<A>::value && requires { get<A::position>(in).contains(i, x.value); }) {
+    constexpr bool nullable = decltype(a(in, i))::nullable;
+    // A substring of a stored strings column: searched in the column's bytes, the row's
+    // string_view never built (building it too cost registers, and so occupancy).
+    if constexpr (detail::plain_string_column<A>::value && requires { get<A::position>(in).contains(i, string_view{}); }) {
       if (shape.kind == ops::like_shape::infix) {
-        string_view const lit(pattern.chars + shape.begin, shape.size);
-        return make_maybe<decltype(x)::nullable>(x.valid && get<A::position>(in).contains(i, lit), x.valid);
+        auto const& view = get<A::position>(in);
+        bool const valid = !nullable || view.is_valid(i);
+        return make_maybe<nullable>(valid && view.contains(i, string_view(pattern.chars + shape.begin, shape.size)), valid);
       }
     }
-    return make_maybe<decltype(x)::nullable>(ops::like_shaped(x.value, string_view(pattern.chars, pattern.size), shape), x.valid);
+    auto const x = a(in, i);
+    static_assert(ops::check_string_operands<ops::like, typename decltype(x)::value_type>());
+    return make_maybe<nullable>(ops::like_shaped(x.value, string_view(pattern.chars, pattern.size), shape), x.valid);
   }
   template <class F>
   [[nodiscard]] auto map(F f) const {

@@ -67,6 +67,21 @@ using arithmetic_result = typename arithmetic_result_of<A, B>::type;
 // A decimal operand (types/dec.hpp): its operators give SQL's result types.
 template <class A, class B>
 concept decimal_operand = dec_type<A> || dec_type<B>;
+// A duration times an integer (either way round): the duration, its ticks multiplied and wrapping
+// as integers do. Durations times anything else do not compile.
+template <class A, class B>
+constexpr COLX_HOST_DEVICE auto scaled_duration(A a, B b) {
+  if constexpr (duration_type<B> && !duration_type<A>) {
+    return scaled_duration(b, a);
+  } else {
+    static_assert(duration_type<A> && std::is_integral_v<B> && !std::is_same_v<B, bool>,
+                  "colx: a duration multiplies only by an integer (and two durations do not multiply)");
+    using R = typename A::rep;
+    auto const ticks = wrapping<std::int64_t>(static_cast<std::int64_t>(a.ticks), static_cast<std::int64_t>(b),
+                                              [](auto x, auto y) { return x * y; });
+    return A(static_cast<R>(ticks));
+  }
+}
 // Decimal results whose precision the cap at 38 digits cut, which alone can overflow.
 template <class A, class B>
 inline constexpr bool capped_decimal_sum = false;
@@ -177,6 +192,8 @@ struct mul {
       return colx::detail::checked_mul(colx::detail::to_dec(a), colx::detail::to_dec(b), valid);
     } else if constexpr (detail::decimal_operand<A, B>) {
       return a * b;
+    } else if constexpr (duration_type<A> || duration_type<B>) {
+      return detail::scaled_duration(a, b);
     } else {
       using R = detail::arithmetic_result<A, B>;
       return detail::wrapping<R>(a, b, [](auto x, auto y) { return x * y; });

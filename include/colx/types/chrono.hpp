@@ -61,6 +61,13 @@ struct timestamp : detail::ordered_by_ticks<timestamp<Unit>> {
   friend constexpr COLX_HOST_DEVICE duration<Unit> operator-(timestamp a, timestamp b) noexcept { return duration<Unit>(a.ticks - b.ticks); }
 };
 
+// A duration of any unit: durations sum, average and multiply by integers (an interval in SQL).
+template <class T>
+concept duration_type = requires {
+  T::unit;
+  requires std::is_same_v<T, duration<T::unit>>;
+};
+
 using date32 = timestamp<time_unit::days>;
 using timestamp_s = timestamp<time_unit::seconds>;
 using timestamp_ms = timestamp<time_unit::milliseconds>;

@@ -95,6 +95,34 @@ struct group_cell<expr::kinds::sum, T, Nullable> {
   }
 };
 
+// A duration sums to a duration of its unit: its ticks in the integer cell, wrapping as integers.
+template <class T, bool Nullable>
+  requires duration_type<T>
+struct group_cell<expr::kinds::sum, T, Nullable> {
+  using ticks_cell = group_cell<expr::kinds::sum, typename T::rep, Nullable>;
+  static constexpr bool supported = true;
+  using acc = T;
+  using value_type = T;
+  static constexpr bool always_valid = false;
+  static constexpr bool uses_group_rows = false;
+  static constexpr bool shares_sum = false;  // a mean of the column keeps no integer sum to share
+  using type = typename ticks_cell::type;
+  static constexpr COLX_HOST_DEVICE type identity() { return ticks_cell::identity(); }
+  template <class Ctx>
+  static COLX_HOST_DEVICE void add(type& c, T v, size_type row, Ctx const& ctx) {
+    ticks_cell::add(c, v.ticks, row, ctx);
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE void merge(type* dst, type const& src, size_type rows, Ctx const& ctx) {
+    ticks_cell::merge(dst, src, rows, ctx);
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE expr::maybe<acc, true> finish(type const& c, size_type rows, Ctx const& ctx) {
+    auto const ticks = ticks_cell::finish(c, rows, ctx);
+    return {T(static_cast<typename T::rep>(ticks.value)), ticks.valid};
+  }
+};
+
 // A decimal sums to DEC(38, S) in 128 bits, kept as two 8-byte words so that a group's cells stay
 // 8-byte aligned behind the slot's one-word header; merges add them with atomic_add_128.
 struct sum_words {

@@ -93,4 +93,45 @@ struct group_cell<expr::kinds::moment<Statistic>, T, Nullable> {
   }
 };
 
+// A duration's mean: a duration of its unit, the exact 128-bit sum of the ticks over their count,
+// rounded half away from zero (as reduce's, expr/aggregate.hpp).
+template <class T, bool Nullable>
+  requires duration_type<T>
+struct group_cell<expr::kinds::moment<0>, T, Nullable> {
+  static constexpr bool supported = true;
+  static constexpr bool uses_group_rows = false;
+  static constexpr bool shares_sum = false;
+  using value_type = T;
+  static constexpr bool always_valid = false;
+  struct type {
+    sum_words total;  // two 8-byte words, added with atomic_add_128
+    size_type n;
+  };
+  static constexpr COLX_HOST_DEVICE type identity() { return type{}; }
+  static constexpr COLX_HOST_DEVICE int128_t join(sum_words w) {
+    return static_cast<int128_t>((static_cast<uint128_t>(w.hi) << 64) | w.lo);
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE void add(type& c, T v, size_type, Ctx const&) {
+    auto const u = static_cast<uint128_t>(join(c.total) + v.ticks);
+    c.total = {static_cast<unsigned long long>(u), static_cast<unsigned long long>(u >> 64)};
+    ++c.n;
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE void merge(type* dst, type const& src, size_type, Ctx const&) {
+    if (src.n == 0) { return; }
+    atomic_add_128(&dst->total.lo, join(src.total));
+    atomic_add(&dst->n, src.n);
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE expr::maybe<T, true> finish(type const& c, size_type, Ctx const&) {
+    if (c.n == 0) { return {T{}, false}; }
+    int128_t const total = join(c.total);
+    int128_t q = total / c.n;
+    int128_t const r = total % c.n;
+    if (2 * (r < 0 ? -r : r) >= c.n) { q += total < 0 ? -1 : 1; }
+    return {T(static_cast<typename T::rep>(q)), true};
+  }
+};
+
 }  // namespace colx::detail
