@@ -8,6 +8,7 @@
 #include <colx/exec/row_keys.hpp>
 #include <colx/exec/sort.hpp>
 #include <colx/frame/gather.hpp>
+#include <colx/frame/sort_dictionary.hpp>
 #include <colx/frame/stage.hpp>
 
 #include <limits>
@@ -166,35 +167,38 @@ __extension__ using uint128_word = unsigned __int128;
 template <int Bits>
 using packed_word_t = std::conditional_t<(Bits <= 32), std::uint32_t, std::conditional_t<(Bits <= 64), std::uint64_t, uint128_word>>;
 
-struct iota_fn {
-  std::int32_t* rows;
-  COLX_HOST_DEVICE void operator()(size_type i) const { rows[i] = static_cast<std::int32_t>(i); }
-};
-
 // The stable sorted order of f's rows under the (bound) keys, as int32 row numbers.
 template <class Frame, class... Keys>
 uvector<std::int32_t> sorted_rows(Frame const& f, tuple<Keys...> const& keys, stream_ref stream) {
   spill_lock_scope const spill_lock(stream);  // the columns read here stay put until the work is done
-  using inputs = typename Frame::inputs_type;
-  size_type const n = f.num_rows();
-  COLX_EXPECTS(n <= std::numeric_limits<std::int32_t>::max(), "sort: ", n, " rows; at most 2^31 - 1 rows can be sorted");
-  resource_ref const mr = get_current_resource(f.kind());
-  uvector<std::int32_t> order(n, stream, mr);
-  constexpr int bits = total_packed_bits<inputs, Keys...>;
-  on_backend(f.kind(), stream, [&](auto const& exec) {
-    if constexpr (bits <= 128) {
-      using word = packed_word_t<bits>;
-      uvector<word> packed(n, stream, mr);
-      uvector<word> sorted(n, stream, mr);
-      uvector<std::int32_t> rows(n, stream, mr);
-      exec.for_each_n(n, pack_keys_fn<inputs, word, Keys...>{f.inputs(), keys, packed.data(), rows.data()});
-      sort_pairs(exec, n, packed.data(), sorted.data(), rows.data(), order.data(), bits);
-    } else {
-      exec.for_each_n(n, iota_fn{order.data()});
-      sort_by_comparator(exec, order.data(), n, row_less_fn<inputs, Keys...>{f.inputs(), keys});
-    }
-  });
-  return order;
+  if constexpr ((dictionary_key<std::remove_cvref_t<decltype(std::declval<Keys const&>().expr)>>::value || ...)) {
+    std::vector<buffer> ranks;  // freed in stream order after the sort below
+    auto const ranked = [&]<std::size_t... K>(std::index_sequence<K...>) {
+      return tuple(rank_dictionary_key(get<K>(keys), f, stream, ranks)...);
+    }(std::index_sequence_for<Keys...>{});
+    return sorted_rows(f, ranked, stream);
+  } else {
+    using inputs = typename Frame::inputs_type;
+    size_type const n = f.num_rows();
+    COLX_EXPECTS(n <= std::numeric_limits<std::int32_t>::max(), "sort: ", n, " rows; at most 2^31 - 1 rows can be sorted");
+    resource_ref const mr = get_current_resource(f.kind());
+    uvector<std::int32_t> order(n, stream, mr);
+    constexpr int bits = total_packed_bits<inputs, Keys...>;
+    on_backend(f.kind(), stream, [&](auto const& exec) {
+      if constexpr (bits <= 128) {
+        using word = packed_word_t<bits>;
+        uvector<word> packed(n, stream, mr);
+        uvector<word> sorted(n, stream, mr);
+        uvector<std::int32_t> rows(n, stream, mr);
+        exec.for_each_n(n, pack_keys_fn<inputs, word, Keys...>{f.inputs(), keys, packed.data(), rows.data()});
+        sort_pairs(exec, n, packed.data(), sorted.data(), rows.data(), order.data(), bits);
+      } else {
+        exec.for_each_n(n, iota_fn{order.data()});
+        sort_by_comparator(exec, order.data(), n, row_less_fn<inputs, Keys...>{f.inputs(), keys});
+      }
+    });
+    return order;
+  }
 }
 
 template <class Schema, class... Keys>
