@@ -379,3 +379,52 @@ TEST_CASE("dictionary: a sort by a dictionary column orders by value, through th
     CHECK(colx::to_vector(colx::argsort(f, "s"_c, "x"_c).view()) == colx::to_vector(colx::argsort(p, "s"_c, "x"_c).view()));
   }
 }
+
+// LIKE with a constant pattern over a dictionary column is matched once per dictionary entry and
+// read by code (dictionary_like; resolve_literals), up to 256 entries; a larger dictionary matches
+// decoded values. Both against the same LIKE over the decoded strings, in count_if, a filter, a
+// derived column and a group-by's filter.
+TEST_CASE("dictionary: LIKE with a constant pattern is matched once per entry and read by code", "[dictionary]") {
+  using big = colx::schema<colx::field<"s", colx::dictionary<colx::string_view, std::uint16_t>>, colx::field<"x", std::int64_t>>;
+  for (colx::size_type const n : {0, 1, 257, 1000}) {
+    CAPTURE(n);
+    auto const s = random_strings(n, static_cast<unsigned>(n) + 3, 8);
+    auto const x = random_values(n, 5);
+    auto const f = coded_frame(s, x);
+    colx::frame<plain> const p(colx::make_strings_column(s), colx::make_column(x));
+    // 300 entries (more than the node's bits): words, then numbered fillers.
+    strings entries{"north", "", "héllo", "a", "south-west by a long way", "b", "Z", "ok"};
+    for (int k = 0; static_cast<int>(entries.size()) < 300; ++k) { entries.push_back("filler " + std::to_string(k)); }
+    std::mt19937 rng(static_cast<unsigned>(n));
+    std::vector<std::optional<std::uint16_t>> codes;
+    strings big_values;
+    for (colx::size_type i = 0; i < n; ++i) {
+      auto const c = static_cast<std::uint16_t>(rng() % 300);
+      bool const null = rng() % 5 == 0;
+      codes.push_back(null ? std::nullopt : std::optional<std::uint16_t>(c));
+      big_values.push_back(null ? std::nullopt : entries[c]);
+    }
+    colx::frame<big> const b(colx::make_dictionary_column(colx::make_column(codes), colx::make_strings_column(entries)), colx::make_column(x));
+    colx::frame<plain> const bp(colx::make_strings_column(big_values), colx::make_column(x));
+    {
+      auto const* fr = &f;
+      auto const* pl = &p;
+      CHECK((*fr | colx::count_if(colx::like("s"_c, "%o%"))) == (*pl | colx::count_if(colx::like("s"_c, "%o%"))));
+      CHECK((*fr | colx::count_if(colx::like("s"_c, "so%way"))) == (*pl | colx::count_if(colx::like("s"_c, "so%way"))));
+      CHECK((*fr | colx::count_if(!colx::like("s"_c, "_"))) == (*pl | colx::count_if(!colx::like("s"_c, "_"))));
+      auto const kept = (*fr | colx::filter(colx::like("s"_c, "%h%"))).collect();
+      auto const want = (*pl | colx::filter(colx::like("s"_c, "%h%"))).collect();
+      CHECK(decoded(kept["s"_c]) == colx::to_strings(want["s"_c].view()));
+      auto const flags = *fr | colx::with_columns(colx::like("s"_c, "%th%").as<"m">());
+      auto const want_flags = *pl | colx::with_columns(colx::like("s"_c, "%th%").as<"m">());
+      CHECK(colx::to_optional_vector(flags["m"_c].view()) == colx::to_optional_vector(want_flags["m"_c].view()));
+      auto const sums = *fr | colx::filter(colx::like("s"_c, "%o%")) | colx::group_by(colx::group_by_options{.sorted = true}, "x"_c) |
+                        colx::aggregate(colx::count().as<"c">());
+      auto const want_sums = *pl | colx::filter(colx::like("s"_c, "%o%")) | colx::group_by(colx::group_by_options{.sorted = true}, "x"_c) |
+                             colx::aggregate(colx::count().as<"c">());
+      CHECK(colx::to_vector(sums["c"_c].view()) == colx::to_vector(want_sums["c"_c].view()));
+    }
+    CHECK((b | colx::count_if(colx::like("s"_c, "filler 1%"))) == (bp | colx::count_if(colx::like("s"_c, "filler 1%"))));
+    CHECK((b | colx::count_if(colx::like("s"_c, "%o%"))) == (bp | colx::count_if(colx::like("s"_c, "%o%"))));
+  }
+}

@@ -7,6 +7,7 @@
 #include <colx/expr/expression.hpp>
 #include <colx/expr/ops.hpp>
 
+#include <cstdint>
 #include <string>
 
 namespace colx::expr {
@@ -196,6 +197,9 @@ struct concat_node : node<concat_node<A, B>> {
   [[nodiscard]] std::string to_string() const { return "concat(" + a.to_string() + ", " + b.to_string() + ")"; }
 };
 
+template <std::size_t I, class T, bool Nullable, std::size_t N>
+struct dictionary_like;
+
 // like(a, "constant"): the pattern and its shape (ops::shape_of), found once.
 template <class A, std::size_t N>
 struct like_constant : node<like_constant<A, N>> {
@@ -221,9 +225,47 @@ struct like_constant : node<like_constant<A, N>> {
   }
   template <class F>
   [[nodiscard]] auto map(F f) const {
-    return like_constant<decltype(f(a)), N>(f(a), pattern);
+    using B = decltype(f(a));
+    if constexpr (detail::dictionary_string_column<B>::value) {
+      return dictionary_like<B::position, typename B::element_type, detail::dictionary_string_column<B>::nullable, N>(pattern);
+    } else {
+      return like_constant<B, N>(f(a), pattern);
+    }
   }
   [[nodiscard]] std::string to_string() const { return "(" + a.to_string() + " like " + pattern.to_string() + ")"; }
+};
+
+// like(column, "constant") where the column is a dictionary of strings: the pattern is matched
+// once per dictionary entry before a launch (frame/resolve_literals.hpp), into a bit an entry held
+// in the node, and a row reads its code's bit: no string read. Dictionaries of more entries than
+// the bits hold, and the node until resolved, match the decoded values.
+template <std::size_t I, class T, bool Nullable, std::size_t N>
+struct dictionary_like : node<dictionary_like<I, T, Nullable, N>> {
+  static constexpr std::size_t position = I;
+  static constexpr int max_entries = 256;  // every uint8 code
+  string_literal<N> pattern;
+  ops::like_shape shape;
+  bool resolved = false;
+  std::uint32_t matches[max_entries / 32] = {};
+  constexpr explicit dictionary_like(string_literal<N> p) : pattern(p), shape(ops::shape_of(string_view(p.chars, p.size))) {}
+  template <class Inputs>
+  [[nodiscard]] COLX_HOST_DEVICE maybe<bool, Nullable> operator()(Inputs const& in, size_type i) const {
+    auto const& view = get<I>(in);
+    bool const valid = !Nullable || view.is_valid(i);  // a null row's code may be anything: not followed
+    bool match = false;
+    if (resolved) {
+      auto const code = static_cast<std::uint32_t>(view.code(i));
+      match = valid && ((matches[code / 32] >> (code % 32)) & 1u) != 0;
+    } else {
+      match = valid && ops::like_shaped(view.value(i), string_view(pattern.chars, pattern.size), shape);
+    }
+    if constexpr (Nullable) {
+      return {match, valid};
+    } else {
+      return {match};
+    }
+  }
+  [[nodiscard]] std::string to_string() const { return "($" + std::to_string(I) + " like " + pattern.to_string() + ", by code)"; }
 };
 
 // The row number i itself: a leaf that reads no column.

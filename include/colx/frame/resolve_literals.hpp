@@ -2,7 +2,8 @@
 #pragma once
 // resolve_literals(e, frame, stream): the bound expression e with every dictionary_literal
 // (a dictionary column compared with a string literal) given the literal's code in that column's
-// dictionary, so the kernel compares one integer a row instead of reading a string. The lookup is
+// dictionary, and every dictionary_like (a dictionary column LIKE a constant pattern) the entries
+// the pattern matches, so the kernel reads one code a row instead of a string. Each lookup is
 // one pass over the dictionary, not over the rows; the stream is synchronised for its answer.
 // Terminals call it before a launch; a node not resolved still gives the right answer, by value.
 #include <colx/exec/dispatch.hpp>
@@ -30,6 +31,28 @@ struct max_int64_fn {
   COLX_HOST_DEVICE std::int64_t operator()(std::int64_t a, std::int64_t b) const { return a > b ? a : b; }
 };
 
+// A bit an entry: which of a dictionary's (at most 256) entries a LIKE pattern matches.
+struct entry_bits {
+  std::uint32_t words[8];
+};
+template <class Values, std::size_t N>
+struct like_entry_fn {
+  Values values;
+  expr::string_literal<N> pattern;
+  expr::ops::like_shape shape;
+  COLX_HOST_DEVICE entry_bits operator()(size_type e) const {
+    entry_bits out{};
+    if (expr::ops::like_shaped(values.value(e), string_view(pattern.chars, pattern.size), shape)) { out.words[e / 32] = 1u << (e % 32); }
+    return out;
+  }
+};
+struct or_bits_fn {
+  COLX_HOST_DEVICE entry_bits operator()(entry_bits a, entry_bits b) const {
+    for (int w = 0; w < 8; ++w) { a.words[w] |= b.words[w]; }
+    return a;
+  }
+};
+
 template <class Inputs>
 struct resolve_fn {
   Inputs const* in;
@@ -45,6 +68,18 @@ struct resolve_fn {
         return exec.transform_reduce(values.size, std::int64_t{-1}, find_entry(values, e.literal), max_int64_fn{});
       });
       return out;
+    } else if constexpr (requires { E::max_entries; e.matches; }) {
+      auto const& values = get<E::position>(*in).values;
+      E out = e;
+      if (values.size <= E::max_entries) {
+        auto const bits = values.size == 0 ? entry_bits{} : on_backend(kind, stream, [&](auto const& exec) {
+          using fn = like_entry_fn<std::remove_cvref_t<decltype(values)>, sizeof(e.pattern.chars)>;
+          return exec.transform_reduce(values.size, entry_bits{}, fn{values, e.pattern, e.shape}, or_bits_fn{});
+        });
+        for (int w = 0; w < E::max_entries / 32; ++w) { out.matches[w] = bits.words[w]; }
+        out.resolved = true;
+      }
+      return out;
     } else if constexpr (expr::interior_node<E>) {
       return e.map(*this);
     } else {
@@ -58,7 +93,7 @@ struct find_literal_fn {
   bool* found;
   template <class E>
   E operator()(E const& e) const {
-    if constexpr (requires { E::unresolved; }) {
+    if constexpr (requires { E::unresolved; } || requires { E::max_entries; }) {
       *found = true;
     } else if constexpr (expr::interior_node<E>) {
       (void)e.map(*this);
