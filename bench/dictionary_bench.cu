@@ -4,7 +4,9 @@
 // three frames holding the same rows: the key as a dictionary<string_view, Code> column, as the
 // bare codes (an integer column), and decoded (a plain strings column, the unencoded way):
 // - group_by(k) | aggregate(sum(v), count()) with 100 keys (uint8 codes) and 10,000 keys (int16);
-// - count_if(k == "<a key>"), the literal compared with each row's decoded value.
+// - count_if(k == "<a key>"), the literal compared with each row's decoded value;
+// - count_if(like(k, "%7x%")), matched once per dictionary entry, against the decoded strings;
+// - sort_by(k, v): ranks of the codes radix-sorted, against the codes and the decoded strings.
 //   bench_dictionary_bench [--json bench/results/dictionary_bench.json] [--rows N]
 #include "bench_common.cuh"
 
@@ -86,6 +88,24 @@ void group_by_case(bench_context& ctx, size_type n, std::uint64_t keys) {
   ctx.report("count_if(decoded strings == the same)", eq_plain_ms, plain_bytes - 8.0 * n, ctx.copy_gbs, "copy", eq_codes_ms);
   std::printf("    rows equal: %lld dictionary, %lld codes, %lld strings\n", static_cast<long long>(dict_hits),
               static_cast<long long>(code_hits), static_cast<long long>(plain_hits));
+
+  // LIKE: matched once per dictionary entry, then read by code; the decoded strings searched.
+  double const like_dict_ms = ctx.time([&] { dict_hits = fd | count_if(like("k"_c, "%7x%")); });
+  ctx.report("count_if(like(dictionary key, \"%7x%\"))", like_dict_ms, static_cast<double>(n) * sizeof(Code), ctx.copy_gbs,
+             "copy", eq_codes_ms);
+  double const like_plain_ms = ctx.time([&] { plain_hits = fp | count_if(like("k"_c, "%7x%")); });
+  ctx.report("count_if(like(decoded strings, the same))", like_plain_ms, plain_bytes - 8.0 * n, ctx.copy_gbs, "copy", eq_codes_ms);
+  std::printf("    rows like: %lld dictionary, %lld strings\n", static_cast<long long>(dict_hits), static_cast<long long>(plain_hits));
+
+  // Sort: the dictionary by the ranks of its codes (a radix sort of a code-sized key), the codes
+  // themselves, the decoded strings (a merge sort comparing strings); every column moves.
+  double const moved = 2.0 * code_bytes;
+  double const sort_codes_ms = ctx.time([&] { (void)(fc | sort_by("k"_c, "v"_c)); }, 3);
+  ctx.report("sort_by(codes, v)", sort_codes_ms, moved, ctx.copy_gbs, "copy");
+  double const sort_dict_ms = ctx.time([&] { (void)(fd | sort_by("k"_c, "v"_c)); }, 3);
+  ctx.report("sort_by(dictionary key, v)", sort_dict_ms, moved, ctx.copy_gbs, "copy", sort_codes_ms);
+  double const sort_plain_ms = ctx.time([&] { (void)(fp | sort_by("k"_c, "v"_c)); }, 1);
+  ctx.report("sort_by(decoded strings, v)", sort_plain_ms, moved, ctx.copy_gbs, "copy", sort_codes_ms);
 }
 
 }  // namespace
