@@ -381,9 +381,9 @@ TEST_CASE("dictionary: a sort by a dictionary column orders by value, through th
 }
 
 // LIKE with a constant pattern over a dictionary column is matched once per dictionary entry and
-// read by code (dictionary_like; resolve_literals), up to 256 entries; a larger dictionary matches
-// decoded values. Both against the same LIKE over the decoded strings, in count_if, a filter, a
-// derived column and a group-by's filter.
+// read by code (dictionary_like; resolve_literals): up to 256 entries' bits in the node, a larger
+// dictionary's in a buffer. Both against the same LIKE over the decoded strings, in count_if, a
+// filter, a derived column and a group-by's filter.
 TEST_CASE("dictionary: LIKE with a constant pattern is matched once per entry and read by code", "[dictionary]") {
   using big = colx::schema<colx::field<"s", colx::dictionary<colx::string_view, std::uint16_t>>, colx::field<"x", std::int64_t>>;
   for (colx::size_type const n : {0, 1, 257, 1000}) {
@@ -426,5 +426,17 @@ TEST_CASE("dictionary: LIKE with a constant pattern is matched once per entry an
     }
     CHECK((b | colx::count_if(colx::like("s"_c, "filler 1%"))) == (bp | colx::count_if(colx::like("s"_c, "filler 1%"))));
     CHECK((b | colx::count_if(colx::like("s"_c, "%o%"))) == (bp | colx::count_if(colx::like("s"_c, "%o%"))));
+    // 300 entries: the entries' bits in a buffer the terminal keeps.
+    auto const big_kept = (b | colx::filter(colx::like("s"_c, "%ller 2%"))).collect();
+    auto const big_want = (bp | colx::filter(colx::like("s"_c, "%ller 2%"))).collect();
+    CHECK(colx::to_strings(colx::decode(big_kept["s"_c]).view()) == colx::to_strings(big_want["s"_c].view()));
+    auto const big_flags = b | colx::with_columns(colx::like("s"_c, "%9").as<"m">());
+    auto const big_want_flags = bp | colx::with_columns(colx::like("s"_c, "%9").as<"m">());
+    CHECK(colx::to_optional_vector(big_flags["m"_c].view()) == colx::to_optional_vector(big_want_flags["m"_c].view()));
+    auto const big_groups = b | colx::filter(colx::like("s"_c, "%1%")) | colx::group_by(colx::group_by_options{.sorted = true}, "x"_c) |
+                            colx::aggregate(colx::count().as<"c">());
+    auto const big_want_groups = bp | colx::filter(colx::like("s"_c, "%1%")) |
+                                 colx::group_by(colx::group_by_options{.sorted = true}, "x"_c) | colx::aggregate(colx::count().as<"c">());
+    CHECK(colx::to_vector(big_groups["c"_c].view()) == colx::to_vector(big_want_groups["c"_c].view()));
   }
 }

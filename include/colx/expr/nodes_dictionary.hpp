@@ -59,9 +59,10 @@ struct string_constant<string_literal<N>> : std::true_type {};
 }  // namespace detail
 
 // like(column, "constant") where the column is a dictionary of strings: the pattern is matched
-// once per dictionary entry before a launch (frame/resolve_literals.hpp), into a bit an entry held
-// in the node, and a row reads its code's bit: no string read. Dictionaries of more entries than
-// the bits hold, and the node until resolved, match the decoded values.
+// once per dictionary entry before a launch (frame/resolve_literals.hpp), into a bit an entry, and
+// a row reads its code's bit: no string read. The bits of up to 256 entries are held in the node;
+// a larger dictionary's in a buffer the terminal keeps (`many`). Until resolved, and where no
+// terminal keeps a buffer, the node matches the decoded values.
 template <std::size_t I, class T, bool Nullable, std::size_t N>
 struct dictionary_like : node<dictionary_like<I, T, Nullable, N>> {
   static constexpr std::size_t position = I;
@@ -70,6 +71,7 @@ struct dictionary_like : node<dictionary_like<I, T, Nullable, N>> {
   ops::like_shape shape;
   bool resolved = false;
   std::uint32_t matches[max_entries / 32] = {};
+  std::uint32_t const* many = nullptr;  // entry e's bit: many[e / 32] >> (e % 32)
   constexpr explicit dictionary_like(string_literal<N> p) : pattern(p), shape(ops::shape_of(string_view(p.chars, p.size))) {}
   template <class Inputs>
   [[nodiscard]] COLX_HOST_DEVICE maybe<bool, Nullable> operator()(Inputs const& in, size_type i) const {
@@ -78,7 +80,7 @@ struct dictionary_like : node<dictionary_like<I, T, Nullable, N>> {
     bool match = false;
     if (resolved) {
       auto const code = static_cast<std::uint32_t>(view.code(i));
-      match = valid && ((matches[code / 32] >> (code % 32)) & 1u) != 0;
+      match = valid && (((many != nullptr ? many[code / 32] : matches[code / 32]) >> (code % 32)) & 1u) != 0;
     } else {
       match = valid && ops::like_shaped(view.value(i), string_view(pattern.chars, pattern.size), shape);
     }

@@ -130,10 +130,11 @@ auto reduce_bound(Frame const& f, Pred const& pred, stream_ref stream, Aggs cons
 template <class Frame, class Pred, class... Aggs>
 auto reduce_frame(Frame const& f, Pred const& pred, std::tuple<Aggs...> const& aggs, stream_ref stream) {
   using schema_type = typename Frame::schema_type;
+  std::vector<buffer> scratch;  // what resolved nodes read, kept until the kernels have run
   return std::apply(
       [&](auto const&... a) {
-        return reduce_bound(f, resolve_literals(expr::bind<schema_type>(pred), f, stream), stream,
-                            resolve_literals(expr::bind<schema_type>(a), f, stream)...);
+        return reduce_bound(f, resolve_literals(expr::bind<schema_type>(pred), f, stream, &scratch), stream,
+                            resolve_literals(expr::bind<schema_type>(a), f, stream, &scratch)...);
       },
       aggs);
 }
@@ -203,7 +204,8 @@ Frame collect_impl(Frame const& f, Pred const& pred, stream_ref stream, resource
   COLX_EXPECTS(is_host_accessible(mr.kind()) == is_host_accessible(f.kind()), "collect writes ", to_string(mr.kind()),
                " memory from a frame in ", to_string(f.kind()), " memory: copy the frame there first");
   size_type const rows = f.num_rows();
-  auto const bound = resolve_literals(expr::bind<schema_type>(pred), f, stream);
+  std::vector<buffer> scratch;  // what resolved nodes read, kept until the kernels below have run
+  auto const bound = resolve_literals(expr::bind<schema_type>(pred), f, stream, &scratch);
   std::tuple<output_of<schema_type, C>...> outputs(output_of<schema_type, C>{rows, f.template column_at<C>().nullable(),
                                                                              type_of(f.template column_at<C>()),
                                                                              &f.template column_at<C>().untyped(), stream, mr}...);

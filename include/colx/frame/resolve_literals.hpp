@@ -9,7 +9,10 @@
 #include <colx/exec/dispatch.hpp>
 #include <colx/expr/nodes.hpp>
 
+#include <colx/memory/uvector.hpp>
+
 #include <cstdint>
+#include <vector>
 
 namespace colx::detail {
 
@@ -46,6 +49,21 @@ struct like_entry_fn {
     return out;
   }
 };
+// Word w of the bitmap of entries a LIKE pattern matches, for a dictionary of any size.
+template <class Values, std::size_t N>
+struct like_words_fn {
+  Values values;
+  expr::string_literal<N> pattern;
+  expr::ops::like_shape shape;
+  std::uint32_t* words;
+  COLX_HOST_DEVICE void operator()(size_type w) const {
+    std::uint32_t bits = 0;
+    for (size_type e = 32 * w; e < 32 * w + 32 && e < values.size; ++e) {
+      if (expr::ops::like_shaped(values.value(e), string_view(pattern.chars, pattern.size), shape)) { bits |= 1u << (e - 32 * w); }
+    }
+    words[w] = bits;
+  }
+};
 struct or_bits_fn {
   COLX_HOST_DEVICE entry_bits operator()(entry_bits a, entry_bits b) const {
     for (int w = 0; w < 8; ++w) { a.words[w] |= b.words[w]; }
@@ -58,6 +76,7 @@ struct resolve_fn {
   Inputs const* in;
   memory_kind kind;
   stream_ref stream;
+  std::vector<buffer>* scratch;
 
   template <class E>
   E operator()(E const& e) const {
@@ -71,13 +90,23 @@ struct resolve_fn {
     } else if constexpr (requires { E::max_entries; e.matches; }) {
       auto const& values = get<E::position>(*in).values;
       E out = e;
+      using values_t = std::remove_cvref_t<decltype(values)>;
       if (values.size <= E::max_entries) {
         auto const bits = values.size == 0 ? entry_bits{} : on_backend(kind, stream, [&](auto const& exec) {
-          using fn = like_entry_fn<std::remove_cvref_t<decltype(values)>, sizeof(e.pattern.chars)>;
-          return exec.transform_reduce(values.size, entry_bits{}, fn{values, e.pattern, e.shape}, or_bits_fn{});
+          return exec.transform_reduce(values.size, entry_bits{}, like_entry_fn<values_t, sizeof(e.pattern.chars)>{values, e.pattern, e.shape},
+                                       or_bits_fn{});
         });
         for (int w = 0; w < E::max_entries / 32; ++w) { out.matches[w] = bits.words[w]; }
         out.resolved = true;
+      } else if (scratch != nullptr) {
+        size_type const words = (values.size + 31) / 32;
+        uvector<std::uint32_t> bits(words, stream, get_current_resource(kind));
+        on_backend(kind, stream, [&](auto const& exec) {
+          exec.for_each_n(words, like_words_fn<values_t, sizeof(e.pattern.chars)>{values, e.pattern, e.shape, bits.data()});
+        });
+        out.many = bits.data();
+        out.resolved = true;
+        scratch->push_back(std::move(bits).release());
       }
       return out;
     } else if constexpr (expr::interior_node<E>) {
@@ -104,13 +133,15 @@ struct find_literal_fn {
 
 // The frame's inputs are read only when there is a literal to find: reading them brings spilled
 // columns back and keeps them there, which must not happen before the caller allocates its output.
+// `scratch` keeps the buffers a resolved node reads (the entries a LIKE matches in a dictionary
+// of more than 256): the caller holds it until its kernels have run (stream-ordered frees).
 template <class E, class Frame>
-[[nodiscard]] E resolve_literals(E const& e, Frame const& f, stream_ref stream) {
+[[nodiscard]] E resolve_literals(E const& e, Frame const& f, stream_ref stream, std::vector<buffer>* scratch = nullptr) {
   bool found = false;
   (void)find_literal_fn{&found}(e);
   if (!found) { return e; }
   auto const in = f.inputs();
-  return resolve_fn<std::remove_cvref_t<decltype(in)>>{&in, f.kind(), stream}(e);
+  return resolve_fn<std::remove_cvref_t<decltype(in)>>{&in, f.kind(), stream, scratch}(e);
 }
 
 }  // namespace colx::detail

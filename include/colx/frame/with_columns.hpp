@@ -133,7 +133,8 @@ auto with_columns_impl(Frame const& f, std::tuple<Named...> const& named, stream
   using inputs = typename Frame::inputs_type;
   using out_schema = typename append_fields<schema_type, typename output_field<inputs, Named, schema_type>::type...>::type;
   size_type const rows = f.num_rows();
-  auto const bound = tuple(resolve_literals(expr::bind<schema_type>(std::get<K>(named).expr), f, stream)...);
+  std::vector<buffer> scratch;  // what resolved nodes read, kept until the kernels below have run
+  auto const bound = tuple(resolve_literals(expr::bind<schema_type>(std::get<K>(named).expr), f, stream, &scratch)...);
   std::tuple outputs(computed_column<typename output_field<inputs, Named, schema_type>::type::type>(
       rows, output_field<inputs, Named, schema_type>::type::is_nullable, stream, mr)...);
   auto const size_strings = [&](auto& out, auto const& e) {

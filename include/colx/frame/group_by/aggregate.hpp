@@ -34,7 +34,8 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
                     group_by_options options, std::tuple<Named...> const& named, stream_ref stream, resource_ref mr) {
   spill_lock_scope const spill_lock(stream);  // the columns read here stay put until the work is done
   using binding = group_by_binding<Frame, Pred, std::tuple<Keys...>, std::tuple<Named...>>;
-  auto const pred = resolve_literals(binding::bind_pred(unbound_pred), f, stream);
+  std::vector<buffer> scratch;  // what resolved nodes read, kept until the kernels below have run
+  auto const pred = resolve_literals(binding::bind_pred(unbound_pred), f, stream, &scratch);
   auto const keys = binding::bind_keys(unbound_keys);
   auto const aggs = binding::bind_aggs(named);
   // Spelled from the bound values, not as binding::fn_t: nvcc names a kernel's template arguments
