@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <optional>
 #include <random>
@@ -439,4 +440,64 @@ TEST_CASE("dictionary: LIKE with a constant pattern is matched once per entry an
                                  colx::group_by(colx::group_by_options{.sorted = true}, "x"_c) | colx::aggregate(colx::count().as<"c">());
     CHECK(colx::to_vector(big_groups["c"_c].view()) == colx::to_vector(big_want_groups["c"_c].view()));
   }
+}
+
+// unify_dictionaries recodes columns over different dictionaries over one (their union, sorted):
+// values unchanged, the dictionary shared, so they concatenate and a right join can write one key
+// column; before, both are clear errors naming the way out.
+TEST_CASE("dictionary: unify_dictionaries recodes columns over one dictionary", "[dictionary]") {
+  using dict = colx::dictionary_column<colx::string_view, std::uint8_t>;
+  for (colx::size_type const n : {0, 1, 257}) {
+    CAPTURE(n);
+    strings const a_values = random_strings(n, 61, 8);
+    // b's dictionary in no order, with an entry ("zeta") no row uses.
+    strings const b_entries{"ok", "zeta", "north", "b", "only in b"};
+    std::mt19937 rng(static_cast<unsigned>(n) + 63);
+    codes8 b_codes;
+    strings b_values;
+    for (colx::size_type i = 0; i < n + 5; ++i) {
+      auto const c = static_cast<std::uint8_t>(std::array<int, 4>{0, 2, 3, 4}[rng() % 4]);
+      bool const null = rng() % 6 == 0;
+      b_codes.push_back(null ? std::nullopt : std::optional<std::uint8_t>(c));
+      b_values.push_back(null ? std::nullopt : b_entries[c]);
+    }
+    auto const a = colx::encode<std::uint8_t>(colx::make_strings_column(a_values));
+    auto const b = colx::make_dictionary_column(colx::make_column(b_codes), colx::make_strings_column(b_entries));
+    std::vector<dict> const columns{a, b};
+    auto const unified = colx::unify_dictionaries(std::span<dict const>(columns));
+    REQUIRE(unified.size() == 2);
+    CHECK(decoded(unified[0]) == a_values);
+    CHECK(decoded(unified[1]) == b_values);
+    CHECK(unified[0].dictionary().data().read() == unified[1].dictionary().data().read());
+    auto const union_values = colx::to_strings(colx::strings_column_view(unified[0].dictionary().view()));
+    CHECK(std::is_sorted(union_values.begin(), union_values.end()));
+    CHECK(std::set<std::optional<std::string>>(union_values.begin(), union_values.end()).size() == union_values.size());
+    std::vector<colx::any_column_view> const parts{unified[0], unified[1]};
+    auto const joined = dict(colx::concatenate(parts));
+    strings both = a_values;
+    both.insert(both.end(), b_values.begin(), b_values.end());
+    CHECK(decoded(joined) == both);
+  }
+  // Different dictionaries: concatenate and a right join say what to do.
+  auto const x = coded_frame(strings{"a", "b"}, {1, 2});
+  auto const y = coded_frame(strings{"b", "c"}, {3, 4});
+  std::vector<colx::any_column_view> const parts{x["s"_c], y["s"_c]};
+  CHECK_THROWS_WITH(colx::concatenate(parts), Catch::Contains("colx::unify_dictionaries"));
+  using right_keyed = colx::schema<colx::field<"s", flag>, colx::field<"y", std::int64_t>>;
+  colx::frame<right_keyed> const yr(y["s"_c], y["x"_c]);
+  CHECK_THROWS_WITH(x | colx::join<colx::join_kind::right>(yr, colx::on("s"_c)), Catch::Contains("colx::unify_dictionaries"));
+  std::vector<dict> const keys{x["s"_c], y["s"_c]};
+  auto const u = colx::unify_dictionaries(std::span<dict const>(keys));
+  colx::frame<coded> const xu(u[0], x["x"_c]);
+  colx::frame<right_keyed> const yu(u[1], y["x"_c]);
+  auto const r = xu | colx::join<colx::join_kind::right>(yu, colx::on("s"_c));
+  CHECK(r.num_rows() == 2);
+  CHECK(decoded(r["s"_c]) == strings{"b", "c"});
+  // A union with more values than the codes can number.
+  strings many;
+  for (int k = 0; k < 200; ++k) { many.push_back("v" + std::to_string(k)); }
+  strings more;
+  for (int k = 200; k < 400; ++k) { more.push_back("v" + std::to_string(k)); }
+  std::vector<dict> const big{colx::encode<std::uint8_t>(colx::make_strings_column(many)), colx::encode<std::uint8_t>(colx::make_strings_column(more))};
+  CHECK_THROWS_WITH(colx::unify_dictionaries(std::span<dict const>(big)), Catch::Contains("do not fit codes of type uint8"));
 }

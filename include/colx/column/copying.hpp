@@ -256,7 +256,7 @@ inline any_column detail::common_dictionary(std::span<any_column_view const> vie
     any_column_view const& d = v.child(0);
     COLX_EXPECTS(d.head() == first.head() && d.offset() == first.offset() && d.size() == first.size() && d.type() == first.type(),
                  "concatenate: dictionary columns over different dictionaries (of ", first.size(), " and ", d.size(),
-                 " values); decode them first (colx::decode) or encode them over one dictionary");
+                 " values); recode them over one first (colx::unify_dictionaries) or decode them (colx::decode)");
   }
   return copy(first, stream, mr);
 }

@@ -7,6 +7,8 @@
 //   make_dictionary_column(codes, dictionary)
 //                                   from parts, checked: codes index the dictionary, whose values
 //                                   are distinct and not null
+//   unify_dictionaries(columns)    columns over different dictionaries, recoded over one (their
+//                                   union), so that they concatenate and compare as codes
 // A dictionary's values are distinct, always: equal values then have equal codes, which is what
 // lets a group-by key or a kept row work on the codes alone.
 #include <colx/column/dictionary_checks.hpp>
@@ -16,7 +18,9 @@
 
 #include <cstdint>
 #include <limits>
+#include <span>
 #include <utility>
+#include <vector>
 
 namespace colx {
 namespace detail {
@@ -53,6 +57,18 @@ struct code_index_fn {
   column_device_view<Code> codes;
   COLX_HOST_DEVICE size_type operator()(size_type i) const {
     return codes.is_valid(i) ? static_cast<size_type>(codes.value(i)) : size_type{-1};
+  }
+};
+// Row i's code in the union: mapping holds the union's code of every entry of the columns'
+// dictionaries, end to end; this column's entries start at `first`.
+template <class Code>
+struct remap_codes_fn {
+  column_device_view<Code> codes;
+  Code const* mapping;
+  size_type first;
+  Code* out;
+  COLX_HOST_DEVICE void operator()(size_type i) const {
+    out[i] = codes.is_valid(i) ? mapping[first + static_cast<size_type>(codes.value(i))] : Code{0};
   }
 };
 }  // namespace detail
@@ -137,6 +153,49 @@ template <class Code, class Values>
                  std::move(children));
   check_dictionary(out, stream, "make_dictionary_column");
   return dictionary_column<V, Code>(std::move(out));
+}
+
+// `columns` recoded over one dictionary: the union of their dictionaries' values, in ascending
+// order (one encode of the dictionaries end to end, not of the rows), each column's codes mapped
+// into it (one gather a column). The results share that dictionary, so they concatenate, and a
+// join or a comparison reads their codes alike. As pyarrow's unify_dictionaries, but the union is
+// sorted. Throws logic_error when the union has more values than Code can number, or when the
+// columns live in different kinds of memory.
+template <class V, class Code>
+[[nodiscard]] std::vector<dictionary_column<V, Code>> unify_dictionaries(std::span<dictionary_column<V, Code> const> columns,
+                                                                         stream_ref stream = {}) {
+  std::vector<dictionary_column<V, Code>> out;
+  if (columns.empty()) { return out; }
+  spill_lock_scope const spill_lock(stream);
+  memory_kind const kind = columns.front().kind();
+  std::vector<any_column_view> dictionaries;
+  for (auto const& c : columns) {
+    COLX_EXPECTS(is_host_accessible(c.kind()) == is_host_accessible(kind), "unify_dictionaries: columns in ",
+                 to_string(kind), " and ", to_string(c.kind()), " memory");
+    dictionaries.push_back(c.dictionary().view());
+  }
+  resource_ref const mr = get_current_resource(kind);
+  auto const unified = encode<Code>(column_storage_t<V>(concatenate(dictionaries, stream, mr)), stream);
+  Code const* const mapping = unified.codes().data();
+  size_type first = 0;
+  for (auto const& c : columns) {
+    uvector<Code> codes(c.size(), stream, mr);
+    on_backend(kind, stream, [&](auto const& exec) {
+      exec.for_each_n(c.size(), detail::remap_codes_fn<Code>{c.codes().device_view(), mapping, first, codes.data()});
+    });
+    buffer mask(0, stream, mr);
+    if (c.null_count() > 0) {
+      any_column_view const v = c;
+      mask = copy_bitmask(v.null_mask(), v.offset(), v.offset() + v.size(), kind, stream, mr);
+    }
+    std::vector<any_column> children;
+    children.push_back(unified.dictionary());  // shallow: every result shares it
+    out.emplace_back(any_column(data_type_of<dictionary<V, Code>>(), c.size(), std::move(codes).release(), std::move(mask),
+                                c.null_count(), std::move(children)));
+    first += c.dictionary_size();
+  }
+  stream.synchronize();  // the mapping lives in `unified`, freed on return
+  return out;
 }
 
 }  // namespace colx

@@ -72,7 +72,7 @@ auto join_frames(ProbeFrame const& left, Pred const& unbound_pred, Build const& 
       if constexpr (requires { l.dictionary(); }) {
         COLX_EXPECTS(l.dictionary().data().read() == r.dictionary().data().read(), "join: the key \"", name,
                      "\" is a dictionary column over different dictionaries on the two sides, and a right or full join "
-                     "writes both sides' codes into one column: decode it (colx::decode) on one side first");
+                     "writes both sides' codes into one column: recode both over one dictionary (colx::unify_dictionaries) first");
       }
     };
     (check(left.template column_at<P>(), right.template column_at<B>(), probe_schema::template field_at<P>::name.view()), ...);
