@@ -158,7 +158,10 @@ struct like_constant : node<like_constant<A, N>> {
   A a;
   string_literal<N> pattern;
   ops::like_shape shape;
-  constexpr like_constant(A a_, string_literal<N> p) : a(a_), pattern(p), shape(ops::shape_of(string_view(p.chars, p.size))) {}
+  colx::detail::literal_words spread;  // of the literal a substring search looks for
+  constexpr like_constant(A a_, string_literal<N> p)
+      : a(a_), pattern(p), shape(ops::shape_of(string_view(p.chars, p.size))),
+        spread(colx::detail::words_of(string_view(pattern.chars + shape.begin, shape.size))) {}
   template <class Inputs>
   [[nodiscard]] COLX_HOST_DEVICE auto operator()(Inputs const& in, size_type i) const {
     constexpr bool nullable = decltype(a(in, i))::nullable;
@@ -168,7 +171,7 @@ struct like_constant : node<like_constant<A, N>> {
       if (shape.kind == ops::like_shape::infix) {
         auto const& view = get<A::position>(in);
         bool const valid = !nullable || view.is_valid(i);
-        return make_maybe<nullable>(valid && view.contains(i, string_view(pattern.chars + shape.begin, shape.size)), valid);
+        return make_maybe<nullable>(valid && view.contains(i, string_view(pattern.chars + shape.begin, shape.size), spread), valid);
       }
     }
     auto const x = a(in, i);

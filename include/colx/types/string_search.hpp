@@ -25,6 +25,19 @@ namespace colx::detail {
   return false;
 }
 
+// A literal's first two bytes, each repeated in a 4-byte word for SIMD byte compares. A constant
+// pattern's node computes them once, when the pipeline is written, so a kernel reads them from
+// its parameters rather than from the literal's bytes in every row.
+struct literal_words {
+  std::uint32_t first = 0;
+  std::uint32_t second = 0;
+};
+[[nodiscard]] constexpr COLX_HOST_DEVICE literal_words words_of(string_view lit) noexcept {
+  if (lit.size_bytes() == 0) { return {}; }
+  auto const spread = [](char c) { return 0x01010101u * static_cast<unsigned char>(c); };
+  return {spread(lit.data()[0]), spread(lit.data()[lit.size_bytes() > 1 ? 1 : 0])};
+}
+
 #if defined(__CUDACC__)
 // Bytes [w, w + 4) of chars as a little-endian word. Whole when the word lies below `readable`;
 // past it, byte by byte and zero beyond `end` (so no byte outside the column is read).
@@ -44,12 +57,12 @@ __device__ __forceinline__ std::uint32_t byte_bits(std::uint32_t v) { return ((v
 // 4-byte aligned; the words below `readable` (bytes from chars) may be read whole. Words are read
 // 4 at a time, their loads issued together, which covers most short strings in one step.
 template <class Index>
-__device__ bool occurs_in_words(char const* chars, Index b, Index e, Index readable, string_view lit) {
+__device__ bool occurs_in_words(char const* chars, Index b, Index e, Index readable, string_view lit, literal_words spread) {
   constexpr int words = 4;
   int const m = lit.size_bytes();
   Index const last = e - m;  // the last possible start
-  std::uint32_t const first = 0x01010101u * static_cast<unsigned char>(lit.data()[0]);
-  std::uint32_t const second = 0x01010101u * static_cast<unsigned char>(lit.data()[m > 1 ? 1 : 0]);
+  std::uint32_t const first = spread.first;
+  std::uint32_t const second = spread.second;
   for (Index base = b & ~Index{3}; base <= last; base += 4 * words) {
     std::uint32_t x[words + 1];
 #pragma unroll
