@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // A misspelt column name, join keys of different types, a sum of strings and nunique in reduce
 // (a group-by aggregation), two make_frame columns of one name, an unnamed aggregation, a join
-// suffix clash and stages in an impossible order must be compile errors that say so in plain
+// suffix clash, stages in an impossible order and a duration times a double must be compile errors that say so in plain
 // words. Compiled only by the host.expr.compile_fail test (tests/CMakeLists.txt), once per
 // COLX_MISSPELL_<where> or COLX_WRONG_<what> macro, each of which must fail with its message;
 // with COLX_MISSPELL_NONE, the same uses written right, it must compile, so the failures are the
@@ -67,6 +67,11 @@ double use(colx::frame<lineitem> const& f, colx::frame<other> const& g) {
   using named = colx::schema<colx::field<"name", colx::string_view>>;
   colx::frame<named> const n(colx::make_column({std::optional<std::string>("a")}));
   return static_cast<double>(n | colx::count_if(colx::like(colx::upper("name"_c), "A%")));
+#elif defined(COLX_WRONG_DURATION_TIMES_DOUBLE)
+  // A duration scales by an integer only: its ticks would otherwise need a rounding rule.
+  using timed = colx::schema<colx::field<"d", colx::duration_s>>;
+  colx::frame<timed> const t(colx::make_column(std::vector<colx::duration_s>{colx::duration_s(1)}));
+  return static_cast<double>((t | colx::with_columns(("d"_c * 1.5).as<"x">())).num_rows());
 #elif defined(COLX_WRONG_STAGE_ORDER)
   return static_cast<double>((f | colx::group_by("qty"_c) | colx::sort_by("price"_c)).num_rows());
 #elif defined(COLX_WRONG_MAKE_FRAME_NAMES)
@@ -81,9 +86,13 @@ double use(colx::frame<lineitem> const& f, colx::frame<other> const& g) {
   auto const sorted = f | colx::sort_by(colx::desc("price"_c));
   auto const lazily = (colx::lazy(f) | colx::filter("price"_c > 1.0) | colx::select("qty"_c)).collect();
   double const total = (f | colx::reduce(colx::sum("price"_c * "qty"_c))).value();
+  using timed = colx::schema<colx::field<"d", colx::duration_s>>;
+  colx::frame<timed> const t(colx::make_column(std::vector<colx::duration_s>{colx::duration_s(1)}));
+  auto const [d_sum, d_mean] = (t | colx::with_columns(("d"_c * 3).as<"x">())) | colx::reduce(colx::sum("x"_c), colx::mean("x"_c));
   auto const rows = f["qty"_c].size() + (f | colx::with_columns(("price"_c * "qty"_c).as<"total">())).num_rows() +
                     (f | colx::filter("price"_c > 1.0)).collect().num_rows() + grouped.num_rows() + joined.num_rows() +
-                    sorted.num_rows() + lazily.num_rows() + made.size() + widths.num_rows();
+                    sorted.num_rows() + lazily.num_rows() + made.size() + widths.num_rows() +
+                    static_cast<std::size_t>(d_sum.value().ticks + d_mean.value().ticks);
   return total + static_cast<double>(rows);
 #endif
 }
