@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // A misspelt column name, join keys of different types, a sum of strings and nunique in reduce
 // (a group-by aggregation), two make_frame columns of one name, an unnamed aggregation, a join
-// suffix clash, stages in an impossible order and a duration times a double must be compile errors that say so in plain
-// words. Compiled only by the host.expr.compile_fail test (tests/CMakeLists.txt), once per
+// suffix clash, stages in an impossible order and a duration times a double must be compile
+// errors that say so in plain words. Compiled only by the host.expr.compile_fail test (tests/CMakeLists.txt), once per
 // COLX_MISSPELL_<where> or COLX_WRONG_<what> macro, each of which must fail with its message;
 // with COLX_MISSPELL_NONE, the same uses written right, it must compile, so the failures are the
 // mistakes' and nothing else's.
