@@ -176,13 +176,13 @@ TEST_CASE("date math: durations sum, average and multiply by integers", "[expr][
     }
     colx::frame<S> const f(colx::test::column_of(d), colx::test::column_of(k), colx::test::column_of(m));
     // The references: 128-bit tick sums, rounded as SQL's avg of an interval.
-    auto const rounded_mean = [](__int128 total, std::int64_t count) {
-      __int128 q = total / count;
-      __int128 const r = total % count;
+    auto const rounded_mean = [](colx::int128_t total, std::int64_t count) {
+      colx::int128_t q = total / count;
+      colx::int128_t const r = total % count;
       if (2 * (r < 0 ? -r : r) >= count) { q += total < 0 ? -1 : 1; }
       return duration_ms(static_cast<std::int64_t>(q));
     };
-    std::vector<__int128> total(5, 0);
+    std::vector<colx::int128_t> total(5, 0);
     std::vector<std::int64_t> count(5, 0);
     std::uint64_t all = 0;
     for (colx::size_type i = 0; i < n; ++i) {
@@ -193,7 +193,7 @@ TEST_CASE("date math: durations sum, average and multiply by integers", "[expr][
         all += static_cast<std::uint64_t>(v->ticks);
       }
     }
-    __int128 const grand = total[0] + total[1] + total[2] + total[3] + total[4];
+    colx::int128_t const grand = total[0] + total[1] + total[2] + total[3] + total[4];
     std::int64_t const valid = count[0] + count[1] + count[2] + count[3] + count[4];
     auto const [sum, mean] = f | colx::reduce(colx::sum("d"_c), colx::mean("d"_c));
     if (valid == 0) {
