@@ -424,6 +424,18 @@ TEST_CASE("dictionary: LIKE with a constant pattern is matched once per entry an
       auto const want_sums = *pl | colx::filter(colx::like("s"_c, "%o%")) | colx::group_by(colx::group_by_options{.sorted = true}, "x"_c) |
                              colx::aggregate(colx::count().as<"c">());
       CHECK(colx::to_vector(sums["c"_c].view()) == colx::to_vector(want_sums["c"_c].view()));
+      // Two LIKEs (two comparisons) of one column in one group-by: one type each pair, two cells.
+      auto const two = [](auto const& g) {
+        return g | colx::group_by(colx::group_by_options{.sorted = true}, "x"_c) |
+               colx::aggregate(colx::sum(colx::like("s"_c, "%o%")).as<"a">(), colx::sum(colx::like("s"_c, "%h%")).as<"b">(),
+                               colx::sum("s"_c == "north").as<"c">(), colx::sum("s"_c == "ok").as<"d">());
+      };
+      auto const got = two(*fr);
+      auto const want_two = two(*pl);
+      CHECK(colx::to_optional_vector(got["a"_c].view()) == colx::to_optional_vector(want_two["a"_c].view()));
+      CHECK(colx::to_optional_vector(got["b"_c].view()) == colx::to_optional_vector(want_two["b"_c].view()));
+      CHECK(colx::to_optional_vector(got["c"_c].view()) == colx::to_optional_vector(want_two["c"_c].view()));
+      CHECK(colx::to_optional_vector(got["d"_c].view()) == colx::to_optional_vector(want_two["d"_c].view()));
     }
     CHECK((b | colx::count_if(colx::like("s"_c, "filler 1%"))) == (bp | colx::count_if(colx::like("s"_c, "filler 1%"))));
     CHECK((b | colx::count_if(colx::like("s"_c, "%o%"))) == (bp | colx::count_if(colx::like("s"_c, "%o%"))));

@@ -91,6 +91,16 @@ struct bound_codes : node<bound_codes<I, T, Nullable>> {
   [[nodiscard]] static std::string to_string() { return "codes($" + std::to_string(I) + ")"; }
 };
 
+// Whether E is a bound column itself (its values or its codes), nothing computed from it: other
+// nodes also carry a column position (a dictionary column compared with, or LIKE, a constant),
+// but their type does not show the constant, so two of them are not known to be one expression.
+template <class E>
+inline constexpr bool is_bound_column = false;
+template <std::size_t I, class T, bool Nullable>
+inline constexpr bool is_bound_column<bound_col<I, T, Nullable>> = true;
+template <std::size_t I, class T, bool Nullable>
+inline constexpr bool is_bound_column<bound_codes<I, T, Nullable>> = true;
+
 // A bound column of a dictionary as its codes; any other expression as it is.
 template <class E>
 [[nodiscard]] constexpr auto codes_if_dictionary(E const& e) {

@@ -41,12 +41,14 @@ struct literal_words {
 #if defined(__CUDACC__)
 // Bytes [w, w + 4) of chars as a little-endian word. Whole when the word lies below `readable`;
 // past it, byte by byte and zero beyond `end` (so no byte outside the column is read).
+// (Positions are compared by their differences: a column of int32 offsets may end within a
+// word of INT32_MAX, where w + 4 would overflow.)
 template <class Index>
 __device__ __forceinline__ std::uint32_t chars_word_at(char const* chars, Index w, Index end, Index readable) {
-  if (w + 4 <= readable) { return __ldg(reinterpret_cast<std::uint32_t const*>(chars + w)); }
+  if (readable - w >= 4) { return __ldg(reinterpret_cast<std::uint32_t const*>(chars + w)); }
   std::uint32_t x = 0;
   for (int j = 0; j < 4; ++j) {
-    if (w + j < end) { x |= static_cast<std::uint32_t>(static_cast<unsigned char>(chars[w + j])) << (8 * j); }
+    if (end - w > j) { x |= static_cast<std::uint32_t>(static_cast<unsigned char>(chars[w + j])) << (8 * j); }
   }
   return x;
 }
@@ -63,10 +65,11 @@ __device__ bool occurs_in_words(char const* chars, Index b, Index e, Index reada
   Index const last = e - m;  // the last possible start
   std::uint32_t const first = spread.first;
   std::uint32_t const second = spread.second;
-  for (Index base = b & ~Index{3}; base <= last; base += 4 * words) {
+  if (last < b) { return false; }  // the row is shorter than the literal
+  for (Index base = b & ~Index{3};; base += 4 * words) {
     std::uint32_t x[words + 1];
 #pragma unroll
-    for (int k = 0; k <= words; ++k) { x[k] = base + 4 * k < e ? chars_word_at(chars, base + 4 * k, e, readable) : 0u; }
+    for (int k = 0; k <= words; ++k) { x[k] = e - base > 4 * k ? chars_word_at(chars, base + 4 * k, e, readable) : 0u; }
     std::uint32_t starts = 0;  // bit j: the first two bytes match at base + j
     std::uint32_t next_second = __vcmpeq4(x[0], second);
 #pragma unroll
@@ -87,8 +90,8 @@ __device__ bool occurs_in_words(char const* chars, Index b, Index e, Index reada
       while (t < m && chars[p + t] == lit.data()[t]) { ++t; }
       if (t >= m) { return true; }
     }
+    if (last - base < 4 * words) { return false; }  // no start left past this step
   }
-  return false;
 }
 #endif
 

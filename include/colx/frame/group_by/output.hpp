@@ -86,7 +86,7 @@ any_column const* output_like_of(Frame const& f, std::size_t position_if_column)
 }
 template <class E>
 constexpr std::size_t column_position() {
-  if constexpr (requires { E::position; }) {
+  if constexpr (expr::is_bound_column<E>) {  // not a node that merely reads a column (s == "lit")
     return E::position;
   } else {
     return not_found;

@@ -53,12 +53,13 @@ struct cell_sharing {
   using traits = std::tuple_element_t<K, std::tuple<Traits...>>;
 
   // Whether aggregation K may read J's cell: both keep the same sum of the same column. (Only of
-  // a column: an expression's type does not show the constants it holds.)
+  // a bound column itself: an expression's type does not show the constants it holds, so
+  // sum(like(s, "%a%")) and sum(like(s, "%b%")) have one type.)
   template <std::size_t J, std::size_t K>
   static constexpr bool same_sum() {
     using a = traits<J>;
     using b = traits<K>;
-    if constexpr (a::cell::shares_sum && b::cell::shares_sum && requires { a::expr_type::position; }) {
+    if constexpr (a::cell::shares_sum && b::cell::shares_sum && expr::is_bound_column<typename a::expr_type>) {
       return std::is_same_v<typename a::cell::type, typename b::cell::type> &&
              std::is_same_v<typename a::expr_type, typename b::expr_type>;
     } else {
