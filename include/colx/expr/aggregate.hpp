@@ -177,7 +177,15 @@ struct moment {
     }
   }
   // A duration's mean is a duration of its unit: the exact sum of its ticks over their count,
-  // rounded half away from zero (DuckDB's avg of an interval is an interval).
+  // rounded half away from zero (DuckDB's avg of an interval is an interval). Group-by's cell
+  // finishes through mean_of too.
+  template <duration_type T>
+  static constexpr COLX_HOST_DEVICE T mean_of(int128_t total, size_type n) {
+    int128_t q = total / n;
+    int128_t const r = total % n;
+    if (2 * (r < 0 ? -r : r) >= n) { q += total < 0 ? -1 : 1; }
+    return T(static_cast<typename T::rep>(q));
+  }
   struct tick_sum {
     int128_t total = 0;
     size_type n = 0;
@@ -210,11 +218,7 @@ struct moment {
   template <class T>
   static auto finish(state<T> s) {
     if constexpr (duration_type<T>) {
-      if (s.n == 0) { return scalar<T>{}; }
-      int128_t q = s.total / s.n;
-      int128_t const r = s.total % s.n;
-      if (2 * (r < 0 ? -r : r) >= s.n) { q += s.total < 0 ? -1 : 1; }
-      return scalar<T>(T(static_cast<typename T::rep>(q)));
+      return s.n == 0 ? scalar<T>{} : scalar<T>(mean_of<T>(s.total, s.n));
     } else {
       auto const r = statistic(s.n, s.mean, s.m2);
       return r.valid ? scalar<double>(r.value) : scalar<double>{};

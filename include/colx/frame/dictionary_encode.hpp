@@ -194,8 +194,7 @@ template <class V, class Code>
                                 c.null_count(), std::move(children)));
     first += c.dictionary_size();
   }
-  stream.synchronize();  // the mapping lives in `unified`, freed on return
-  return out;
+  return out;  // `unified`, whose codes the gathers read, is freed in stream order after them
 }
 
 }  // namespace colx

@@ -9,6 +9,7 @@
 #include <colx/exec/dispatch.hpp>
 #include <colx/expr/nodes.hpp>
 
+#include <colx/memory/copy_bytes.hpp>
 #include <colx/memory/uvector.hpp>
 
 #include <cstdint>
@@ -34,22 +35,7 @@ struct max_int64_fn {
   COLX_HOST_DEVICE std::int64_t operator()(std::int64_t a, std::int64_t b) const { return a > b ? a : b; }
 };
 
-// A bit an entry: which of a dictionary's (at most 256) entries a LIKE pattern matches.
-struct entry_bits {
-  std::uint32_t words[8];
-};
-template <class Values, std::size_t N>
-struct like_entry_fn {
-  Values values;
-  expr::string_literal<N> pattern;
-  expr::ops::like_shape shape;
-  COLX_HOST_DEVICE entry_bits operator()(size_type e) const {
-    entry_bits out{};
-    if (expr::ops::like_shaped(values.value(e), string_view(pattern.chars, pattern.size), shape)) { out.words[e / 32] = 1u << (e % 32); }
-    return out;
-  }
-};
-// Word w of the bitmap of entries a LIKE pattern matches, for a dictionary of any size.
+// Word w of the bitmap of the dictionary entries a LIKE pattern matches.
 template <class Values, std::size_t N>
 struct like_words_fn {
   Values values;
@@ -64,13 +50,6 @@ struct like_words_fn {
     words[w] = bits;
   }
 };
-struct or_bits_fn {
-  COLX_HOST_DEVICE entry_bits operator()(entry_bits a, entry_bits b) const {
-    for (int w = 0; w < 8; ++w) { a.words[w] |= b.words[w]; }
-    return a;
-  }
-};
-
 template <class Inputs>
 struct resolve_fn {
   Inputs const* in;
@@ -90,24 +69,25 @@ struct resolve_fn {
     } else if constexpr (requires { E::max_entries; e.matches; }) {
       auto const& values = get<E::position>(*in).values;
       E out = e;
-      using values_t = std::remove_cvref_t<decltype(values)>;
-      if (values.size <= E::max_entries) {
-        auto const bits = values.size == 0 ? entry_bits{} : on_backend(kind, stream, [&](auto const& exec) {
-          return exec.transform_reduce(values.size, entry_bits{}, like_entry_fn<values_t, sizeof(e.pattern.chars)>{values, e.pattern, e.shape},
-                                       or_bits_fn{});
-        });
-        for (int w = 0; w < E::max_entries / 32; ++w) { out.matches[w] = bits.words[w]; }
-        out.resolved = true;
-      } else if (scratch != nullptr) {
-        size_type const words = (values.size + 31) / 32;
-        uvector<std::uint32_t> bits(words, stream, get_current_resource(kind));
-        on_backend(kind, stream, [&](auto const& exec) {
-          exec.for_each_n(words, like_words_fn<values_t, sizeof(e.pattern.chars)>{values, e.pattern, e.shape, bits.data()});
-        });
+      bool const inline_bits = values.size <= E::max_entries;  // else the node reads a kept buffer
+      if (values.size == 0 || (!inline_bits && scratch == nullptr)) {
+        out.resolved = values.size == 0;
+        return out;
+      }
+      size_type const words = (values.size + 31) / 32;
+      uvector<std::uint32_t> bits(words, stream, get_current_resource(kind));
+      on_backend(kind, stream, [&](auto const& exec) {
+        using fn = like_words_fn<std::remove_cvref_t<decltype(values)>, sizeof(e.pattern.chars)>;
+        exec.for_each_n(words, fn{values, e.pattern, e.shape, bits.data()});
+      });
+      if (inline_bits) {
+        copy_bytes(out.matches, memory_kind::host, bits.data(), kind, static_cast<std::size_t>(words) * sizeof(std::uint32_t), stream);
+        stream.synchronize();
+      } else {
         out.many = bits.data();
-        out.resolved = true;
         scratch->push_back(std::move(bits).release());
       }
+      out.resolved = true;
       return out;
     } else if constexpr (expr::interior_node<E>) {
       return e.map(*this);

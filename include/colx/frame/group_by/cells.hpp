@@ -129,6 +129,13 @@ struct sum_words {
   unsigned long long lo;
   unsigned long long hi;
 };
+constexpr COLX_HOST_DEVICE int128_t value_of_words(sum_words w) {
+  return static_cast<int128_t>((static_cast<uint128_t>(w.hi) << 64) | w.lo);
+}
+constexpr COLX_HOST_DEVICE sum_words words_of_value(int128_t v) {
+  auto const u = static_cast<uint128_t>(v);
+  return {static_cast<unsigned long long>(u), static_cast<unsigned long long>(u >> 64)};
+}
 template <class T, bool Nullable>
   requires dec_type<T>
 struct group_cell<expr::kinds::sum, T, Nullable> {
@@ -143,13 +150,8 @@ struct group_cell<expr::kinds::sum, T, Nullable> {
     size_type n;  // valid values, for a nullable column's all-null groups
   };
   static constexpr COLX_HOST_DEVICE type identity() { return type{}; }
-  static constexpr COLX_HOST_DEVICE acc join(sum_words w) {
-    return acc{static_cast<int128_t>((static_cast<uint128_t>(w.hi) << 64) | w.lo)};
-  }
-  static constexpr COLX_HOST_DEVICE sum_words split(acc a) {
-    auto const u = static_cast<uint128_t>(a.unscaled);
-    return {static_cast<unsigned long long>(u), static_cast<unsigned long long>(u >> 64)};
-  }
+  static constexpr COLX_HOST_DEVICE acc join(sum_words w) { return acc{value_of_words(w)}; }
+  static constexpr COLX_HOST_DEVICE sum_words split(acc a) { return words_of_value(a.unscaled); }
   template <class Ctx>
   static COLX_HOST_DEVICE void add(type& c, T v, size_type, Ctx const&) {
     c.total = split(expr::kinds::sum::plus(join(c.total), expr::kinds::sum::widen(v)));

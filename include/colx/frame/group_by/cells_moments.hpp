@@ -94,7 +94,7 @@ struct group_cell<expr::kinds::moment<Statistic>, T, Nullable> {
 };
 
 // A duration's mean: a duration of its unit, the exact 128-bit sum of the ticks over their count,
-// rounded half away from zero (as reduce's, expr/aggregate.hpp).
+// rounded half away from zero (expr::kinds::moment<0>::mean_of, as reduce's).
 template <class T, bool Nullable>
   requires duration_type<T>
 struct group_cell<expr::kinds::moment<0>, T, Nullable> {
@@ -108,29 +108,21 @@ struct group_cell<expr::kinds::moment<0>, T, Nullable> {
     size_type n;
   };
   static constexpr COLX_HOST_DEVICE type identity() { return type{}; }
-  static constexpr COLX_HOST_DEVICE int128_t join(sum_words w) {
-    return static_cast<int128_t>((static_cast<uint128_t>(w.hi) << 64) | w.lo);
-  }
   template <class Ctx>
   static COLX_HOST_DEVICE void add(type& c, T v, size_type, Ctx const&) {
-    auto const u = static_cast<uint128_t>(join(c.total) + v.ticks);
-    c.total = {static_cast<unsigned long long>(u), static_cast<unsigned long long>(u >> 64)};
+    c.total = words_of_value(value_of_words(c.total) + v.ticks);
     ++c.n;
   }
   template <class Ctx>
   static COLX_HOST_DEVICE void merge(type* dst, type const& src, size_type, Ctx const&) {
     if (src.n == 0) { return; }
-    atomic_add_128(&dst->total.lo, join(src.total));
+    atomic_add_128(&dst->total.lo, value_of_words(src.total));
     atomic_add(&dst->n, src.n);
   }
   template <class Ctx>
   static COLX_HOST_DEVICE expr::maybe<T, true> finish(type const& c, size_type, Ctx const&) {
     if (c.n == 0) { return {T{}, false}; }
-    int128_t const total = join(c.total);
-    int128_t q = total / c.n;
-    int128_t const r = total % c.n;
-    if (2 * (r < 0 ? -r : r) >= c.n) { q += total < 0 ? -1 : 1; }
-    return {T(static_cast<typename T::rep>(q)), true};
+    return {expr::kinds::moment<0>::mean_of<T>(value_of_words(c.total), c.n), true};
   }
 };
 
