@@ -269,8 +269,9 @@ class any_table {
       }
       any_column const& c = _columns[*at];
       using T = typename Field::type;
-      bool matches = c.type().id() == type_to_id<T>;
-      std::string wanted = colx::to_string(type_to_id<T>);
+      // A dec<P, S> field's scale is part of its type: a column of another scale holds other values.
+      bool matches = dec_type<T> ? c.type() == data_type_of<T>() : c.type().id() == type_to_id<T>;
+      std::string wanted = dec_type<T> ? data_type_of<T>().to_string() : colx::to_string(type_to_id<T>);
       if constexpr (dictionary_type<T>) {  // the codes' type and the values' type both
         wanted = data_type_of<T>().to_string() + " of " + colx::to_string(type_to_id<typename T::value_type>);
         matches = c.type() == data_type_of<T>() && c.children().front().type().id() == type_to_id<typename T::value_type>;

@@ -1,0 +1,289 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// read_parquet(path, options) -> any_table: a Parquet file's flat columns as colx columns, in the
+// memory of the resource passed (device memory: decoded on the GPU).
+//
+// The host reads the footer and the selected column chunks, walks the page headers and
+// decompresses the pages (page_plan.hpp); the pages, end to end, are copied once to the target
+// memory, and every page of every column is decoded there in three launches: dictionaries indexed,
+// strings measured (lengths, then a scan into offsets per column), everything decoded.
+#include <colx/column/any_column.hpp>
+#include <colx/column/bitmask.hpp>
+#include <colx/exec/dispatch.hpp>
+#include <colx/io/file_source.hpp>
+#include <colx/io/parquet/file_schema.hpp>
+#include <colx/io/parquet/metadata.hpp>
+#include <colx/io/parquet/page_decode.hpp>
+#include <colx/io/parquet/page_plan.hpp>
+#include <colx/memory/buffer.hpp>
+#include <colx/memory/copy_bytes.hpp>
+#include <colx/memory/current_resource.hpp>
+#include <colx/table/any_table.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace colx {
+
+struct parquet_read_options {
+  // The columns to read, in this order (a nested field by its dotted path); empty: every column.
+  std::vector<std::string> columns;
+  // The row groups to read, in this order; empty: every one.
+  std::vector<std::size_t> row_groups;
+};
+
+// A file's footer and its leaf columns as colx sees them.
+struct parquet_metadata {
+  parquet::file_metadata file;
+  std::vector<parquet::leaf_column> columns;
+};
+
+[[nodiscard]] inline parquet_metadata read_parquet_metadata(file_source const& file) {
+  std::string const& path = file.path();
+  std::uint8_t tail[8];
+  COLX_EXPECTS_AS(parquet_error, file.size() >= 12, path, ": ", file.size(), " bytes is too short for a Parquet file");
+  file.read(file.size() - 8, tail);
+  std::uint8_t head[4];
+  file.read(0, head);
+  COLX_EXPECTS_AS(parquet_error, std::memcmp(tail + 4, "PAR1", 4) == 0 && std::memcmp(head, "PAR1", 4) == 0, path,
+                  ": not a Parquet file (no PAR1 magic number at its start and end)");
+  std::uint32_t const length = parquet::detail::load_le32(tail);
+  COLX_EXPECTS_AS(parquet_error, length <= file.size() - 12, path, ": a footer of ", length, " bytes in a file of ", file.size());
+  std::vector<std::uint8_t> footer(length);
+  file.read(file.size() - 8 - length, footer);
+  parquet_metadata md;
+  md.file = parquet::parse_file_metadata(footer, path);
+  md.columns = parquet::leaf_columns(md.file, path);
+  return md;
+}
+
+[[nodiscard]] inline parquet_metadata read_parquet_metadata(std::string const& path) {
+  return read_parquet_metadata(file_source(path));
+}
+
+namespace parquet::detail {
+
+struct zero_words_fn {
+  bitmask_type* words;
+  COLX_HOST_DEVICE void operator()(size_type i) const { words[i] = 0; }
+};
+
+struct length_at_fn {
+  std::int32_t const* lengths;
+  COLX_HOST_DEVICE std::int64_t operator()(size_type i) const { return lengths[i]; }
+};
+
+// The leaf positions of `names` (every supported... every leaf when empty), refusing unknown and
+// unsupported columns with one message that lists them all.
+inline std::vector<std::size_t> select_leaves(std::vector<leaf_column> const& schema, std::vector<std::string> const& names,
+                                              std::string const& path) {
+  std::vector<std::size_t> out;
+  std::string problems;
+  if (names.empty()) {
+    for (std::size_t i = 0; i < schema.size(); ++i) { out.push_back(i); }
+  } else {
+    for (auto const& n : names) {
+      auto const it = std::find_if(schema.begin(), schema.end(), [&](leaf_column const& c) { return c.name == n; });
+      if (it == schema.end()) {
+        problems += "\n  column \"" + n + "\" is not in the file";
+      } else {
+        out.push_back(static_cast<std::size_t>(it - schema.begin()));
+      }
+    }
+  }
+  for (std::size_t i : out) {
+    if (!schema[i].unsupported.empty()) { problems += "\n  column \"" + schema[i].name + "\": " + schema[i].unsupported; }
+  }
+  if (!problems.empty()) {
+    std::string have;
+    for (auto const& c : schema) { have += (have.empty() ? "" : ", ") + c.name; }
+    COLX_FAIL_AS(schema_error, path, ": cannot read these columns:", problems, "\n  (the file's columns: ", have, ")");
+  }
+  return out;
+}
+
+template <class T>
+buffer to_memory(std::vector<T> const& v, stream_ref stream, resource_ref mr) {
+  return buffer(v.data(), memory_kind::host, v.size() * sizeof(T), stream, mr);
+}
+
+template <class T>
+std::vector<T> to_host(buffer const& b, std::size_t n, stream_ref stream) {
+  std::vector<T> out(n);
+  if (n > 0) { colx::detail::copy_bytes(out.data(), memory_kind::host, b.data(), b.kind(), n * sizeof(T), stream); }
+  stream.synchronize();
+  return out;
+}
+
+// Throws for the first page that failed, naming its column, row group and page.
+inline void check_outcomes(std::vector<page_outcome> const& outcomes, page_plan const& plan, std::vector<leaf_column> const& schema,
+                           std::vector<std::size_t> const& leaves, std::string const& path) {
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    if (outcomes[i].error == page_ok) { continue; }
+    COLX_FAIL_AS(parquet_error, path, ": column \"", schema[leaves[static_cast<std::size_t>(plan.pages[i].column)]].name,
+                 "\", row group ", plan.page_group[i], ", page ", plan.page_index[i], " does not decode: ",
+                 to_string(static_cast<page_error>(outcomes[i].error)));
+  }
+}
+
+}  // namespace parquet::detail
+
+// The file's columns (options.columns, else all) over its row groups (options.row_groups, else
+// all), in the memory of `mr`.
+[[nodiscard]] inline any_table read_parquet(std::string const& path, parquet_read_options const& options = {}, stream_ref stream = {},
+                                            resource_ref mr = get_current_resource()) {
+  using namespace parquet::detail;
+  file_source const file(path);
+  parquet_metadata const md = read_parquet_metadata(file);
+  std::vector<std::size_t> const leaves = select_leaves(md.columns, options.columns, path);
+  std::vector<std::size_t> groups = options.row_groups;
+  if (groups.empty()) {
+    for (std::size_t g = 0; g < md.file.row_groups.size(); ++g) { groups.push_back(g); }
+  }
+  for (std::size_t g : groups) {
+    COLX_EXPECTS_AS(out_of_range, g < md.file.row_groups.size(), path, ": row group ", g, " of a file of ",
+                    md.file.row_groups.size());
+  }
+  page_plan plan = plan_pages(file, md.file, md.columns, leaves, groups);
+  size_type const rows = plan.rows;
+  memory_kind const kind = mr.kind();
+
+  buffer const bytes = to_memory(plan.bytes, stream, mr);
+  plan.rebase(static_cast<std::uint8_t const*>(bytes.data()));
+
+  // Outputs: values or lengths, and a zeroed mask for optional columns.
+  std::size_t const n_columns = leaves.size();
+  std::vector<parquet::leaf_column const*> leaf(n_columns);
+  std::vector<column_task> tasks(n_columns);
+  std::vector<buffer> values(n_columns), masks(n_columns), lengths(n_columns);
+  for (std::size_t j = 0; j < n_columns; ++j) {
+    leaf[j] = &md.columns[leaves[j]];
+    column_task& t = tasks[j];
+    t.type = *leaf[j]->element->type;
+    t.kind = leaf[j]->kind;
+    t.max_def = static_cast<std::int8_t>(leaf[j]->max_def);
+    t.sign_extend = leaf[j]->sign_extend;
+    t.in_width = leaf[j]->in_width;
+    t.out_width = leaf[j]->out_width;
+    if (t.kind == value_kind::string) {
+      lengths[j] = buffer(static_cast<std::size_t>(rows) * sizeof(std::int32_t), stream, mr);
+      t.lengths = static_cast<std::int32_t*>(lengths[j].data());
+    } else {
+      values[j] = buffer(static_cast<std::size_t>(rows) * static_cast<std::size_t>(t.out_width), stream, mr);
+      t.values = static_cast<std::uint8_t*>(values[j].data());
+    }
+    if (t.max_def > 0) {
+      masks[j] = buffer(static_cast<std::size_t>(bitmask_words(rows)) * sizeof(bitmask_type), stream, mr);
+      t.mask = static_cast<bitmask_type*>(masks[j].data());
+    }
+  }
+
+  // Dictionaries of byte arrays: where each entry starts.
+  std::int64_t entries = 0;
+  for (std::size_t d = 0; d < plan.dicts.size(); ++d) {
+    if (tasks[static_cast<std::size_t>(plan.dict_column[d])].type == parquet::physical::byte_array) { entries += plan.dicts[d].entries; }
+  }
+  buffer entry_at(static_cast<std::size_t>(entries) * sizeof(std::int64_t), stream, mr);
+  entries = 0;
+  for (std::size_t d = 0; d < plan.dicts.size(); ++d) {
+    if (tasks[static_cast<std::size_t>(plan.dict_column[d])].type != parquet::physical::byte_array) { continue; }
+    plan.dicts[d].entry_at = static_cast<std::int64_t*>(entry_at.data()) + entries;
+    entries += plan.dicts[d].entries;
+  }
+
+  auto const n_pages = static_cast<size_type>(plan.pages.size());
+  auto const n_dicts = static_cast<size_type>(plan.dicts.size());
+  buffer const pages = to_memory(plan.pages, stream, mr);
+  buffer const dicts = to_memory(plan.dicts, stream, mr);
+  buffer dict_errors(plan.dicts.size() * sizeof(std::int32_t), stream, mr);
+  buffer outcomes(plan.pages.size() * sizeof(page_outcome), stream, mr);
+  auto const* page_ptr = static_cast<page_task const*>(pages.data());
+  auto const* dict_ptr = static_cast<dictionary_task const*>(dicts.data());
+  auto* outcome_ptr = static_cast<page_outcome*>(outcomes.data());
+
+  // Pass 1: zero the masks, index the dictionaries, measure the strings.
+  bool const any_strings = std::any_of(tasks.begin(), tasks.end(), [](column_task const& t) { return t.kind == value_kind::string; });
+  {
+    buffer const columns = to_memory(tasks, stream, mr);
+    on_backend(kind, stream, [&](auto const& exec) {
+      for (std::size_t j = 0; j < n_columns; ++j) {
+        if (tasks[j].mask != nullptr) { exec.for_each_n(bitmask_words(rows), zero_words_fn{tasks[j].mask}); }
+      }
+      exec.for_each_n(n_dicts, index_dictionaries_fn{dict_ptr, static_cast<std::int32_t*>(dict_errors.data())});
+      if (any_strings) {
+        exec.for_each_n(n_pages, decode_pages_fn{page_ptr, static_cast<column_task const*>(columns.data()), dict_ptr, outcome_ptr, true});
+      }
+    });
+    auto const errors = to_host<std::int32_t>(dict_errors, plan.dicts.size(), stream);
+    for (std::size_t d = 0; d < errors.size(); ++d) {
+      COLX_EXPECTS_AS(parquet_error, errors[d] == page_ok, path, ": the dictionary page of column \"",
+                      leaf[static_cast<std::size_t>(plan.dict_column[d])]->name, "\" ends inside an entry");
+    }
+  }
+
+  // Strings: offsets from the lengths, chars allocated.
+  std::vector<buffer> offsets(n_columns), chars(n_columns);
+  std::vector<bool> wide(n_columns, false);
+  if (any_strings) {
+    auto const measured = to_host<page_outcome>(outcomes, plan.pages.size(), stream);
+    std::vector<std::int64_t> total(n_columns, 0);
+    for (std::size_t i = 0; i < measured.size(); ++i) {
+      if (tasks[static_cast<std::size_t>(plan.pages[i].column)].kind == value_kind::string && measured[i].error == page_ok) {
+        total[static_cast<std::size_t>(plan.pages[i].column)] += measured[i].bytes;
+      }
+    }
+    std::vector<page_outcome> string_outcomes;
+    for (std::size_t i = 0; i < measured.size(); ++i) {
+      bool const s = tasks[static_cast<std::size_t>(plan.pages[i].column)].kind == value_kind::string;
+      string_outcomes.push_back(s ? measured[i] : page_outcome{});
+    }
+    check_outcomes(string_outcomes, plan, md.columns, leaves, path);
+    for (std::size_t j = 0; j < n_columns; ++j) {
+      if (tasks[j].kind != value_kind::string) { continue; }
+      wide[j] = total[j] > std::numeric_limits<std::int32_t>::max();
+      std::size_t const width = wide[j] ? sizeof(std::int64_t) : sizeof(std::int32_t);
+      offsets[j] = buffer(static_cast<std::size_t>(rows + 1) * width, stream, mr);
+      chars[j] = buffer(static_cast<std::size_t>(total[j]), stream, mr);
+      length_at_fn const f{tasks[j].lengths};
+      on_backend(kind, stream, [&](auto const& exec) {
+        if (wide[j]) {
+          (void)exec.exclusive_scan(rows, std::int64_t{0}, f, static_cast<std::int64_t*>(offsets[j].data()));
+        } else {
+          (void)exec.exclusive_scan(rows, std::int32_t{0}, f, static_cast<std::int32_t*>(offsets[j].data()));
+        }
+      });
+      tasks[j].offsets64 = wide[j] ? static_cast<std::int64_t const*>(offsets[j].data()) : nullptr;
+      tasks[j].offsets32 = wide[j] ? nullptr : static_cast<std::int32_t const*>(offsets[j].data());
+      tasks[j].chars = static_cast<std::uint8_t*>(chars[j].data());
+    }
+  }
+
+  // Pass 2: decode every page.
+  buffer const columns = to_memory(tasks, stream, mr);
+  on_backend(kind, stream, [&](auto const& exec) {
+    exec.for_each_n(n_pages, decode_pages_fn{page_ptr, static_cast<column_task const*>(columns.data()), dict_ptr, outcome_ptr, false});
+  });
+  auto const decoded = to_host<page_outcome>(outcomes, plan.pages.size(), stream);
+  check_outcomes(decoded, plan, md.columns, leaves, path);
+  std::vector<size_type> nulls(n_columns, 0);
+  for (std::size_t i = 0; i < decoded.size(); ++i) { nulls[static_cast<std::size_t>(plan.pages[i].column)] += decoded[i].nulls; }
+
+  any_table out;
+  for (std::size_t j = 0; j < n_columns; ++j) {
+    buffer mask = nulls[j] > 0 ? std::move(masks[j]) : buffer{};
+    if (tasks[j].kind == value_kind::string) {
+      std::vector<any_column> children;
+      children.emplace_back(data_type(wide[j] ? type_id::int64 : type_id::int32), rows + 1, std::move(offsets[j]));
+      out.insert(label(leaf[j]->name), any_column(leaf[j]->type, rows, std::move(chars[j]), std::move(mask), nulls[j], std::move(children)));
+    } else {
+      out.insert(label(leaf[j]->name), any_column(leaf[j]->type, rows, std::move(values[j]), std::move(mask), nulls[j]));
+    }
+  }
+  return out;
+}
+
+}  // namespace colx
