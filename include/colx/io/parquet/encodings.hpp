@@ -76,7 +76,7 @@ struct rle_decoder {
     return true;
   }
 
- private:
+  // Reads the next run's header (when the current run is used up); false at the end or on error.
   COLX_HOST_DEVICE bool start_run() {
     std::uint64_t header = 0;
     if (!read_uleb(p, end, header)) { return false; }

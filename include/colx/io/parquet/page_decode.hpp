@@ -10,6 +10,7 @@
 // bytes: a page that ends early, an index past its dictionary or a level above the column's
 // maximum gives an error code, which the reader reports with the column and page.
 #include <colx/exec/atomics.hpp>
+#include <colx/host/executor.hpp>
 #include <colx/io/parquet/page_tasks.hpp>
 #include <colx/io/parquet/value_source.hpp>
 
@@ -34,7 +35,17 @@ COLX_HOST_DEVICE inline void store_value(column_task const& c, std::uint8_t* out
       for (std::int64_t b = 0; b < c.out_width; ++b) { out[b] = b < length ? v[length - 1 - b] : sign; }
       return;
     }
-    default: {  // fixed
+    default: {  // fixed; same widths, aligned: one load and one store
+      if (c.in_width == c.out_width && (reinterpret_cast<std::uintptr_t>(v) % c.in_width) == 0) {
+        if (c.in_width == 8) {
+          *reinterpret_cast<std::uint64_t*>(out) = *reinterpret_cast<std::uint64_t const*>(v);
+          return;
+        }
+        if (c.in_width == 4) {
+          *reinterpret_cast<std::uint32_t*>(out) = *reinterpret_cast<std::uint32_t const*>(v);
+          return;
+        }
+      }
       std::int32_t const n = c.in_width < c.out_width ? c.in_width : c.out_width;
       copy_bytes(out, v, n);
       std::uint8_t const sign = c.sign_extend && (v[c.in_width - 1] & 0x80) ? 0xff : 0x00;
@@ -161,9 +172,20 @@ struct decode_pages_fn {
   page_outcome* outcomes;
   bool measure;
   COLX_HOST_DEVICE void operator()(size_type i) const {
-    outcomes[i] = decode_page(pages[i], columns[pages[i].column], dicts, measure);
+    column_task const& c = columns[pages[i].column];
+    outcomes[i] = measure && c.kind != value_kind::string ? page_outcome{} : decode_page(pages[i], c, dicts, measure);
   }
 };
+
+// The host's decode pass: a page per iteration (the GPU's, a block per page, is in gpu_decode.cuh).
+// Pages differ in size, so they are shared out dynamically (the executor's for_each_n splits rows
+// evenly, and runs a few thousand items on one thread).
+inline void decode_pass(host::executor const&, size_type n_pages, page_task const* pages, column_task const* columns,
+                        dictionary_task const* dicts, page_outcome* outcomes, bool measure) {
+  decode_pages_fn const f{pages, columns, dicts, outcomes, measure};
+#pragma omp parallel for schedule(dynamic, 4)
+  for (size_type i = 0; i < n_pages; ++i) { f(i); }
+}
 
 // Finds where each entry of a BYTE_ARRAY dictionary starts (one dictionary per call).
 struct index_dictionaries_fn {

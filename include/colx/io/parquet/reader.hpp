@@ -14,6 +14,7 @@
 #include <colx/io/parquet/file_schema.hpp>
 #include <colx/io/parquet/metadata.hpp>
 #include <colx/io/parquet/page_decode.hpp>
+#include <colx/io/parquet/options.hpp>
 #include <colx/io/parquet/page_plan.hpp>
 #include <colx/memory/buffer.hpp>
 #include <colx/memory/copy_bytes.hpp>
@@ -21,24 +22,26 @@
 #include <colx/table/any_table.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
 
-namespace colx {
+#if COLX_HAS_CUDA
+#  include <colx/io/parquet/gpu_decode.cuh>
+#endif
+#if COLX_HAS_CUDA && defined(COLX_WITH_NVCOMP)
+#  include <colx/io/parquet/gpu_decompress.cuh>
+#endif
 
-struct parquet_read_options {
-  // The columns to read, in this order (a nested field by its dotted path); empty: every column.
-  std::vector<std::string> columns;
-  // The row groups to read, in this order; empty: every one.
-  std::vector<std::size_t> row_groups;
-};
+namespace colx {
 
 // A file's footer and its leaf columns as colx sees them.
 struct parquet_metadata {
   parquet::file_metadata file;
+  std::size_t footer_bytes = 0;
   std::vector<parquet::leaf_column> columns;
 };
 
@@ -57,6 +60,7 @@ struct parquet_metadata {
   file.read(file.size() - 8 - length, footer);
   parquet_metadata md;
   md.file = parquet::parse_file_metadata(footer, path);
+  md.footer_bytes = length;
   md.columns = parquet::leaf_columns(md.file, path);
   return md;
 }
@@ -148,12 +152,56 @@ inline void check_outcomes(std::vector<page_outcome> const& outcomes, page_plan 
     COLX_EXPECTS_AS(out_of_range, g < md.file.row_groups.size(), path, ": row group ", g, " of a file of ",
                     md.file.row_groups.size());
   }
-  page_plan plan = plan_pages(file, md.file, md.columns, leaves, groups);
-  size_type const rows = plan.rows;
+  parquet_read_stats* const stats = options.stats;
+  using clock = std::chrono::steady_clock;
+  auto const started = clock::now();
+  auto const ms_since = [](clock::time_point t) { return std::chrono::duration<double, std::milli>(clock::now() - t).count(); };
   memory_kind const kind = mr.kind();
+  bool const to_device = kind == memory_kind::device;
+#if COLX_HAS_CUDA
+  resource_ref const staging = to_device ? get_current_pinned_resource() : get_current_host_resource();
+#else
+  resource_ref const staging = get_current_host_resource();
+#endif
+  page_plan plan = plan_pages(file, md.file, md.columns, leaves, groups, staging, stats);
+  size_type const rows = plan.rows;
 
-  buffer const bytes = to_memory(plan.bytes, stream, mr);
+  // The pages' uncompressed bytes, in the memory the columns are decoded in.
+  auto const unpacking = clock::now();
+  buffer bytes;
+  bool on_device = false;
+#if COLX_HAS_CUDA && defined(COLX_WITH_NVCOMP)
+  if (to_device && gpu_can_decompress(plan)) {
+    buffer const chunks(plan.chunks.data(), plan.chunks.kind(), plan.chunks.size(), stream, mr);
+    bytes = buffer(plan.bytes, stream, mr);
+    decompress_on_device(plan, static_cast<std::uint8_t const*>(chunks.data()), static_cast<std::uint8_t*>(bytes.data()), stream, path);
+    on_device = true;
+  }
+#endif
+  if (!on_device) {
+    buffer unpacked(plan.bytes, {}, to_device ? staging : mr);
+    decompress_on_host(plan, static_cast<std::uint8_t*>(unpacked.data()), path);
+    if (stats != nullptr) { stats->ms_decompress += ms_since(unpacking); }
+    auto const moving = clock::now();
+    bytes = to_device ? buffer(unpacked.data(), unpacked.kind(), plan.bytes, stream, mr) : std::move(unpacked);
+    if (stats != nullptr) {
+      stream.synchronize();
+      stats->ms_transfer += ms_since(moving);
+    }
+  } else if (stats != nullptr) {
+    stats->ms_decompress += ms_since(unpacking);
+    stats->decompressed_on_device = true;
+  }
+  plan.chunks = buffer{};  // (the compressed bytes are not needed any more)
   plan.rebase(static_cast<std::uint8_t const*>(bytes.data()));
+  auto const decoding = clock::now();
+  auto mark = decoding;
+  auto const phase = [&](double parquet_read_stats::*field) {  // (waits for the device only when asked for stats)
+    if (stats == nullptr) { return; }
+    stream.synchronize();
+    stats->*field += ms_since(mark);
+    mark = clock::now();
+  };
 
   // Outputs: values or lengths, and a zeroed mask for optional columns.
   std::size_t const n_columns = leaves.size();
@@ -205,6 +253,7 @@ inline void check_outcomes(std::vector<page_outcome> const& outcomes, page_plan 
   auto const* dict_ptr = static_cast<dictionary_task const*>(dicts.data());
   auto* outcome_ptr = static_cast<page_outcome*>(outcomes.data());
 
+  phase(&parquet_read_stats::ms_setup);
   // Pass 1: zero the masks, index the dictionaries, measure the strings.
   bool const any_strings = std::any_of(tasks.begin(), tasks.end(), [](column_task const& t) { return t.kind == value_kind::string; });
   {
@@ -215,7 +264,7 @@ inline void check_outcomes(std::vector<page_outcome> const& outcomes, page_plan 
       }
       exec.for_each_n(n_dicts, index_dictionaries_fn{dict_ptr, static_cast<std::int32_t*>(dict_errors.data())});
       if (any_strings) {
-        exec.for_each_n(n_pages, decode_pages_fn{page_ptr, static_cast<column_task const*>(columns.data()), dict_ptr, outcome_ptr, true});
+        decode_pass(exec, n_pages, page_ptr, static_cast<column_task const*>(columns.data()), dict_ptr, outcome_ptr, true);
       }
     });
     auto const errors = to_host<std::int32_t>(dict_errors, plan.dicts.size(), stream);
@@ -225,6 +274,7 @@ inline void check_outcomes(std::vector<page_outcome> const& outcomes, page_plan 
     }
   }
 
+  phase(&parquet_read_stats::ms_measure);
   // Strings: offsets from the lengths, chars allocated.
   std::vector<buffer> offsets(n_columns), chars(n_columns);
   std::vector<bool> wide(n_columns, false);
@@ -262,10 +312,11 @@ inline void check_outcomes(std::vector<page_outcome> const& outcomes, page_plan 
     }
   }
 
+  phase(&parquet_read_stats::ms_offsets);
   // Pass 2: decode every page.
   buffer const columns = to_memory(tasks, stream, mr);
   on_backend(kind, stream, [&](auto const& exec) {
-    exec.for_each_n(n_pages, decode_pages_fn{page_ptr, static_cast<column_task const*>(columns.data()), dict_ptr, outcome_ptr, false});
+    decode_pass(exec, n_pages, page_ptr, static_cast<column_task const*>(columns.data()), dict_ptr, outcome_ptr, false);
   });
   auto const decoded = to_host<page_outcome>(outcomes, plan.pages.size(), stream);
   check_outcomes(decoded, plan, md.columns, leaves, path);
@@ -273,7 +324,9 @@ inline void check_outcomes(std::vector<page_outcome> const& outcomes, page_plan 
   for (std::size_t i = 0; i < decoded.size(); ++i) { nulls[static_cast<std::size_t>(plan.pages[i].column)] += decoded[i].nulls; }
 
   any_table out;
+  std::int64_t output_bytes = 0;
   for (std::size_t j = 0; j < n_columns; ++j) {
+    output_bytes += static_cast<std::int64_t>(values[j].size() + offsets[j].size() + chars[j].size() + (nulls[j] > 0 ? masks[j].size() : 0));
     buffer mask = nulls[j] > 0 ? std::move(masks[j]) : buffer{};
     if (tasks[j].kind == value_kind::string) {
       std::vector<any_column> children;
@@ -282,6 +335,12 @@ inline void check_outcomes(std::vector<page_outcome> const& outcomes, page_plan 
     } else {
       out.insert(label(leaf[j]->name), any_column(leaf[j]->type, rows, std::move(values[j]), std::move(mask), nulls[j]));
     }
+  }
+  if (stats != nullptr) {
+    stats->ms_decode += ms_since(decoding);
+    stats->output_bytes += output_bytes;
+    stats->file_bytes_read += 12 + static_cast<std::int64_t>(md.footer_bytes);
+    stats->ms_total += ms_since(started);
   }
   return out;
 }

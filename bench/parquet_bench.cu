@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: Apache-2.0
+// Reading Parquet into device memory (issue 17): TPC-H lineitem from tpchgen-cli (SNAPPY, its
+// default 7 MiB row groups), a file in the page cache. All 16 columns, and Q1's 7. Each read is
+// reported as GB/s of file bytes and of decoded bytes (the columns' buffers), with the split
+// between reading the file, decompressing (nvCOMP on the GPU where found), copying and decoding;
+// the rooflines are the host-to-device copy (pinned memory) and the device's copy bandwidth. The
+// host backend's read (decode on the CPU, then one copy to the device) is the comparison.
+//   tpchgen-cli parquet -s 10 --tables lineitem --output-dir DIR
+//   bench_parquet_bench --data DIR [--json bench/results/parquet_bench.json] [--reps 5]
+#include "bench_common.cuh"
+
+#include <colx/cuda.cuh>
+#include <colx/io/parquet.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+using namespace colx;
+
+namespace {
+
+std::string option(int argc, char** argv, std::string const& name, std::string fallback) {
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (argv[i] == name) { return argv[i + 1]; }
+  }
+  return fallback;
+}
+
+// Host-to-device copy bandwidth from pinned memory: the bound on moving file bytes to the GPU.
+double measure_h2d(bench::bench_context& ctx) {
+  std::size_t const bytes = std::size_t{1} << 30;
+  buffer const src(bytes, ctx.stream, get_current_pinned_resource());
+  buffer dst(bytes, ctx.stream, get_current_resource(memory_kind::device));
+  double const ms = ctx.time([&] { COLX_CUDA_TRY(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyHostToDevice, ctx.raw)); }, 5);
+  double const gbs = static_cast<double>(bytes) / ms / 1e6;
+  ctx.report("host-to-device copy, 1 GiB from pinned memory", ms, static_cast<double>(bytes), gbs, "H2D");
+  return gbs;
+}
+
+void read_case(bench::bench_context& ctx, std::string const& file, std::vector<std::string> const& columns, std::string const& what,
+               int reps, double h2d_gbs) {
+  std::vector<parquet_read_stats> runs;
+  parquet_read_stats first{};
+  for (int r = 0; r <= reps; ++r) {
+    parquet_read_stats s{};
+    parquet_read_options options;
+    options.columns = columns;
+    options.stats = &s;
+    auto const t = read_parquet(file, options, ctx.stream, get_current_resource(memory_kind::device));
+    ctx.stream.synchronize();
+    if (r == 0) {
+      first = s;  // the warm-up pins the staging memory
+    } else {
+      runs.push_back(s);
+    }
+  }
+  std::sort(runs.begin(), runs.end(), [](auto const& a, auto const& b) { return a.ms_total < b.ms_total; });
+  parquet_read_stats const& m = runs[runs.size() / 2];
+  std::printf("%s: %lld row groups, %lld pages (+%lld dictionary pages), %.1f MB of file, %.1f MB decompressed, %.1f MB decoded, "
+              "decompressed on the %s; first read %.1f ms\n",
+              what.c_str(), static_cast<long long>(m.row_groups), static_cast<long long>(m.pages), static_cast<long long>(m.dictionary_pages),
+              m.file_bytes_read / 1e6, m.decompressed_bytes / 1e6, m.output_bytes / 1e6, m.decompressed_on_device ? "GPU (nvCOMP)" : "host",
+              first.ms_total);
+  ctx.report(what + ": whole read, file bytes", m.ms_total, static_cast<double>(m.file_bytes_read), h2d_gbs, "H2D");
+  ctx.report(what + ": whole read, decoded bytes", m.ms_total, static_cast<double>(m.output_bytes), ctx.copy_gbs, "copy");
+  ctx.report(what + ":   read the file (page cache to pinned)", m.ms_read, static_cast<double>(m.file_bytes_read), h2d_gbs, "H2D");
+  ctx.report(what + ":   decompress (with the copy to the GPU)", m.ms_decompress, static_cast<double>(m.decompressed_bytes), ctx.copy_gbs, "copy");
+  if (m.ms_transfer > 0) {
+    ctx.report(what + ":   copy pages to the GPU", m.ms_transfer, static_cast<double>(m.decompressed_bytes), h2d_gbs, "H2D");
+  }
+  ctx.report(what + ":   decode", m.ms_decode, static_cast<double>(m.output_bytes), ctx.copy_gbs, "copy");
+  std::printf("    decode: %.1f ms set-up, %.1f ms dictionaries and string lengths, %.1f ms offsets, %.1f ms values\n", m.ms_setup,
+              m.ms_measure, m.ms_offsets, m.ms_decode - m.ms_setup - m.ms_measure - m.ms_offsets);
+
+  // The CPU's way: decode into host memory, then copy the columns over.
+  parquet_read_stats s{};
+  parquet_read_options options;
+  options.columns = columns;
+  options.stats = &s;
+  auto const started = std::chrono::steady_clock::now();
+  auto const host = read_parquet(file, options, ctx.stream, get_current_host_resource());
+  std::vector<any_column> moved;
+  for (auto const& c : host.columns()) { moved.push_back(copy(c.view(), ctx.stream, get_current_resource(memory_kind::device))); }
+  ctx.stream.synchronize();
+  double const ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  ctx.report(what + ": host backend read + copy to the GPU", ms, static_cast<double>(m.file_bytes_read), h2d_gbs, "H2D", m.ms_total);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (!bench::have_device()) { return 77; }
+  std::string const dir = option(argc, argv, "--data", "");
+  std::string const file = dir + "/lineitem.parquet";
+  if (dir.empty()) {
+    std::printf("usage: bench_parquet_bench --data DIR (DIR/lineitem.parquet from `tpchgen-cli parquet -s 10 --tables lineitem`)\n");
+    return 2;
+  }
+  int const reps = std::stoi(option(argc, argv, "--reps", "5"));
+  bench::bench_context ctx;
+  bench::start_on_default_stream(ctx);
+  double const h2d = measure_h2d(ctx);
+  if (option(argc, argv, "--per-column", "no") == "yes") {  // where the decode time goes, column by column
+    for (auto const& c : read_parquet_metadata(file).columns) {
+      parquet_read_stats s{};
+      parquet_read_options options;
+      options.columns = {c.name};
+      options.stats = &s;
+      for (int r = 0; r < 2; ++r) {
+        s = parquet_read_stats{};
+        (void)read_parquet(file, options, ctx.stream, get_current_resource(memory_kind::device));
+      }
+      std::printf("  %-16s %8.1f MB decoded: decompress %7.1f ms, measure %7.1f ms, values %7.1f ms\n", c.name.c_str(), s.output_bytes / 1e6,
+                  s.ms_decompress, s.ms_measure, s.ms_decode - s.ms_setup - s.ms_measure - s.ms_offsets);
+    }
+  }
+  read_case(ctx, file, {}, "lineitem, all 16 columns", reps, h2d);
+  read_case(ctx, file, {"l_quantity", "l_extendedprice", "l_discount", "l_tax", "l_returnflag", "l_linestatus", "l_shipdate"},
+            "lineitem, Q1's 7 columns", reps, h2d);
+  ctx.json.write(bench::json_path(argc, argv, "bench/results/parquet_bench.json"), "parquet_bench");
+  return 0;
+}
