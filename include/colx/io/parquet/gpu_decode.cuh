@@ -10,7 +10,7 @@
 // A hybrid stream is expanded in parallel: one thread cuts the window into segments of runs
 // (usually one or two), and every thread reads its value from its segment. Pages in encodings this
 // path does not take (the DELTA_* encodings, BYTE_STREAM_SPLIT, RLE booleans, byte-array decimals)
-// are decoded by the block's first thread with the serial decoder the host uses.
+// are decoded a thread each by the serial decoder the host uses, in a second kernel.
 #include <colx/core/cuda_try.cuh>
 #include <colx/gpu/executor.cuh>
 #include <colx/io/parquet/page_decode.hpp>
@@ -22,6 +22,7 @@
 namespace colx::parquet::detail {
 
 inline constexpr int decode_block = 256;
+inline constexpr int stage_bytes = 8192;
 
 struct run_segment {
   std::int32_t out;    // its first position in the window
@@ -62,7 +63,7 @@ __device__ inline std::uint32_t window_value(run_segment const* segs, int n, int
 }
 
 // Whether the block path takes this page (else its first thread decodes it serially).
-__device__ inline bool block_decodable(page_task const& p, column_task const& c) {
+COLX_HOST_DEVICE inline bool block_decodable(page_task const& p, column_task const& c) {
   bool const dictionary = p.values_encoding == encoding::plain_dictionary || p.values_encoding == encoding::rle_dictionary;
   if (!dictionary && p.values_encoding != encoding::plain) { return false; }
   if (c.kind == value_kind::big_endian && c.type == physical::byte_array) { return false; }
@@ -78,6 +79,7 @@ struct block_page_state {
   std::int32_t error = page_ok;
   std::int32_t nulls = 0;
   std::int32_t segments = 0;
+  std::int32_t walked = 0;  // PLAIN byte arrays of the window found so far
   unsigned long long bytes = 0;
 };
 
@@ -121,6 +123,7 @@ __global__ void __launch_bounds__(Block) decode_pages_kernel(page_task const* pa
   __shared__ std::uint32_t window[decode_block];        // levels, then dictionary indices
   __shared__ std::int64_t string_at[decode_block];      // PLAIN byte arrays: where each value's bytes are
   __shared__ std::int32_t string_length[decode_block];
+  __shared__ std::uint8_t stage[stage_bytes];            // PLAIN byte arrays: the bytes being walked
 
   page_task const p = pages[blockIdx.x];
   column_task const c = columns[p.column];
@@ -130,10 +133,7 @@ __global__ void __launch_bounds__(Block) decode_pages_kernel(page_task const* pa
     if (t == 0) { outcomes[blockIdx.x] = page_outcome{}; }
     return;
   }
-  if (!block_decodable(p, c)) {
-    if (t == 0) { outcomes[blockIdx.x] = decode_page(p, c, dicts, measure); }
-    return;
-  }
+  if (!block_decodable(p, c)) { return; }  // (serial_pages_fn's)
   if (t == 0) {
     s = block_page_state{};
     s.error = start_page(p, c, dict, s);
@@ -168,24 +168,34 @@ __global__ void __launch_bounds__(Block) decode_pages_kernel(page_task const* pa
       if (t < count) { window[t] = window_value(segs, s.segments, t, s.indices); }
       __syncthreads();
     } else if (byte_arrays) {
-      // Thread 0 walks the lengths, a chain of dependent loads: the block first asks for the next
-      // 32 KiB in L1, so the walk does not wait on memory for each value.
-      std::uint8_t const* const ahead = s.values + static_cast<std::int64_t>(t) * 128;
-      if (ahead < s.end) { asm volatile("prefetch.global.L1 [%0];" ::"l"(ahead)); }
-      if (t == 0) {
-        std::uint8_t const* q = s.values;
-        for (int k = 0; k < count; ++k) {
-          if (s.end - q < 4 || load_le32(q) > static_cast<std::uint64_t>(s.end - q - 4)) {
-            s.error = page_truncated;
-            break;
+      // The lengths chain (each value's place depends on the one before), so thread 0 walks them,
+      // in shared memory: the block stages the next bytes first, in one coalesced read.
+      if (t == 0) { s.walked = 0; }
+      while (true) {
+        __syncthreads();
+        std::int64_t const left = s.end - s.values;
+        int const avail = left < stage_bytes ? static_cast<int>(left) : stage_bytes;
+        for (int k = t; k < avail; k += Block) { stage[k] = s.values[k]; }
+        __syncthreads();
+        if (t == 0) {
+          std::int64_t q = 0;
+          while (s.walked < count && q + 4 <= avail) {
+            std::uint32_t const len = load_le32(stage + q);
+            if (len > static_cast<std::uint64_t>(left - q - 4)) {
+              s.error = page_truncated;
+              break;
+            }
+            string_length[s.walked] = static_cast<std::int32_t>(len);
+            string_at[s.walked] = (s.values - p.body) + q + 4;
+            ++s.walked;
+            q += 4 + len;
           }
-          string_length[k] = static_cast<std::int32_t>(load_le32(q));
-          string_at[k] = (q + 4) - p.body;
-          q += 4 + string_length[k];
+          if (q == 0 && s.walked < count) { s.error = page_truncated; }  // not even a length is left
+          s.values += q;
         }
-        s.values = q;
+        __syncthreads();
+        if (s.error != page_ok || s.walked >= count) { break; }
       }
-      __syncthreads();
       if (s.error != page_ok) { break; }
     }
 
@@ -265,12 +275,75 @@ __global__ void __launch_bounds__(Block) decode_pages_kernel(page_task const* pa
   if (t == 0) { outcomes[blockIdx.x] = page_outcome{static_cast<std::int64_t>(s.bytes), s.nulls, s.error}; }
 }
 
-// The pass over every page: a block per page.
+// A block per BYTE_ARRAY dictionary: where each entry starts, walked by thread 0 through bytes the
+// block stages in shared memory (index_dictionaries_fn's work, without a memory wait per entry).
+template <int Block = decode_block>
+__global__ void __launch_bounds__(Block) index_dictionaries_kernel(dictionary_task const* dicts, std::int32_t* errors) {
+  __shared__ std::uint8_t stage[stage_bytes];
+  __shared__ std::int64_t cursor;
+  __shared__ std::int32_t found;
+  __shared__ std::int32_t error;
+  dictionary_task const d = dicts[blockIdx.x];
+  int const t = static_cast<int>(threadIdx.x);
+  if (t == 0) {
+    cursor = 0;
+    found = 0;
+    error = page_ok;
+  }
+  __syncthreads();
+  while (d.entry_at != nullptr && found < d.entries) {
+    std::int64_t const left = d.size - cursor;
+    int const avail = left < stage_bytes ? static_cast<int>(left) : stage_bytes;
+    for (int k = t; k < avail; k += Block) { stage[k] = d.body[cursor + k]; }
+    __syncthreads();
+    if (t == 0) {
+      std::int64_t q = 0;
+      while (found < d.entries && q + 4 <= avail) {
+        std::uint32_t const len = load_le32(stage + q);
+        if (len > static_cast<std::uint64_t>(left - q - 4)) {
+          error = page_truncated;
+          break;
+        }
+        d.entry_at[found++] = cursor + q;
+        q += 4 + len;
+      }
+      if (q == 0) { error = page_truncated; }
+      cursor += q;
+    }
+    __syncthreads();
+    if (error != page_ok) { break; }
+  }
+  if (t == 0) { errors[blockIdx.x] = error; }
+}
+
+inline void index_dictionaries_pass(gpu::executor const& exec, size_type n_dicts, dictionary_task const* dicts, std::int32_t* errors) {
+  if (n_dicts == 0) { return; }
+  index_dictionaries_kernel<><<<static_cast<unsigned>(n_dicts), decode_block, 0, exec.stream.value()>>>(dicts, errors);
+  COLX_CUDA_TRY(cudaGetLastError());
+}
+
+// The pages the block kernel leaves, a thread each, by the serial decoder (a kernel of their own:
+// inside the block kernel its registers would cost that kernel occupancy).
+struct serial_pages_fn {
+  page_task const* pages;
+  column_task const* columns;
+  dictionary_task const* dicts;
+  page_outcome* outcomes;
+  bool measure;
+  COLX_HOST_DEVICE void operator()(size_type i) const {
+    column_task const& c = columns[pages[i].column];
+    if (block_decodable(pages[i], c) || (measure && c.kind != value_kind::string)) { return; }
+    outcomes[i] = decode_page(pages[i], c, dicts, measure);
+  }
+};
+
+// The pass over every page: a block per page, and a thread per page the blocks leave.
 inline void decode_pass(gpu::executor const& exec, size_type n_pages, page_task const* pages, column_task const* columns,
                         dictionary_task const* dicts, page_outcome* outcomes, bool measure) {
   if (n_pages == 0) { return; }
   decode_pages_kernel<><<<static_cast<unsigned>(n_pages), decode_block, 0, exec.stream.value()>>>(pages, columns, dicts, outcomes, measure);
   COLX_CUDA_TRY(cudaGetLastError());
+  exec.for_each_n(n_pages, serial_pages_fn{pages, columns, dicts, outcomes, measure});
 }
 
 }  // namespace colx::parquet::detail

@@ -8,13 +8,13 @@
 //
 // nvCOMP does not promise to survive corrupt input: a corrupt SNAPPY or ZSTD page made its kernels
 // read out of bounds, which ends the CUDA context. So every SNAPPY page is checked first on the GPU
-// (snappy_check.hpp, a thread a page), and every output size after (the statuses and actual sizes
+// (what snappy_check.hpp checks, a warp a page), and every output size after (the statuses and actual sizes
 // nvCOMP reports). ZSTD has no such cheap check: files with ZSTD pages are decompressed by the
 // host's libzstd, which reports corrupt input.
 #include <colx/core/cuda_try.cuh>
 #include <colx/gpu/launch.cuh>
 #include <colx/io/parquet/page_plan.hpp>
-#include <colx/io/parquet/snappy_check.hpp>
+#include <colx/io/parquet/gpu_snappy_check.cuh>
 
 #include <nvcomp/snappy.h>
 
@@ -44,13 +44,6 @@ __global__ void __launch_bounds__(Threads) copy_jobs_kernel(std::uint8_t const* 
   } else {
     for (std::size_t i = threadIdx.x; i < j.size; i += blockDim.x) { dst[i] = src[i]; }
   }
-}
-
-template <int Threads = 256>
-__global__ void __launch_bounds__(Threads) check_snappy_kernel(void const* const* in, std::size_t const* sizes, std::size_t n,
-                                                                int* bad) {
-  std::size_t const i = blockIdx.x * static_cast<std::size_t>(Threads) + threadIdx.x;
-  if (i < n && !snappy_stream_valid(static_cast<std::uint8_t const*>(in[i]), sizes[i], sizes[n + i])) { atomicAdd(bad, 1); }
 }
 
 // Whether nvCOMP can take every page of the plan: SNAPPY or stored pages, inputs aligned as it asks.
@@ -98,13 +91,7 @@ inline void snappy_on_device(page_plan const& plan, std::uint8_t const* in, std:
   to_device(d_sizes, in_sizes.data(), n * sizeof(std::size_t));
   to_device(d_sizes + n, out_sizes.data(), n * sizeof(std::size_t));
 
-  auto* const bad = reinterpret_cast<int*>(d_status);
-  COLX_CUDA_TRY(cudaMemsetAsync(bad, 0, sizeof(int), stream.value()));
-  check_snappy_kernel<><<<static_cast<unsigned>((n + 255) / 256), 256, 0, stream.value()>>>(d_in_ptrs, d_sizes, n, bad);
-  COLX_CUDA_TRY(cudaGetLastError());
-  int bad_pages = 0;
-  COLX_CUDA_TRY(cudaMemcpyAsync(&bad_pages, bad, sizeof(int), cudaMemcpyDeviceToHost, stream.value()));
-  stream.synchronize();
+  int const bad_pages = count_bad_snappy(d_in_ptrs, d_sizes, n, reinterpret_cast<int*>(d_status), stream);
   COLX_EXPECTS_AS(parquet_error, bad_pages == 0, path, ": ", bad_pages,
                   " SNAPPY page(s) do not decompress to the sizes their headers give: the file is corrupt");
 

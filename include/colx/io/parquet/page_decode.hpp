@@ -207,4 +207,10 @@ struct index_dictionaries_fn {
   }
 };
 
+inline void index_dictionaries_pass(host::executor const&, size_type n_dicts, dictionary_task const* dicts, std::int32_t* errors) {
+  index_dictionaries_fn const f{dicts, errors};
+#pragma omp parallel for schedule(dynamic, 1)
+  for (size_type i = 0; i < n_dicts; ++i) { f(i); }
+}
+
 }  // namespace colx::parquet::detail

@@ -262,7 +262,7 @@ inline void check_outcomes(std::vector<page_outcome> const& outcomes, page_plan 
       for (std::size_t j = 0; j < n_columns; ++j) {
         if (tasks[j].mask != nullptr) { exec.for_each_n(bitmask_words(rows), zero_words_fn{tasks[j].mask}); }
       }
-      exec.for_each_n(n_dicts, index_dictionaries_fn{dict_ptr, static_cast<std::int32_t*>(dict_errors.data())});
+      index_dictionaries_pass(exec, n_dicts, dict_ptr, static_cast<std::int32_t*>(dict_errors.data()));
       if (any_strings) {
         decode_pass(exec, n_pages, page_ptr, static_cast<column_task const*>(columns.data()), dict_ptr, outcome_ptr, true);
       }

@@ -3,8 +3,10 @@
 // Whether a SNAPPY stream decompresses, within bounds, to exactly `out_size` bytes: its length
 // prefix says so, every literal lies inside the input, every copy reads only bytes already
 // produced, and nothing is written past the end. nvCOMP does not promise to survive corrupt
-// input, so the GPU path checks each page with this (a thread per page) before decompressing:
-// a page that passes cannot make the decompressor read or write outside its buffers.
+// input, so the GPU path checks each page this way before decompressing (gpu_snappy_check.cuh, a
+// warp a page): a page that passes cannot make the decompressor read or write outside its
+// buffers. This serial form is the reference the tests hold the GPU's to, and libsnappy's own
+// validator holds this one to.
 #include <colx/core/config.hpp>
 #include <colx/io/parquet/encodings.hpp>
 
@@ -19,10 +21,6 @@ COLX_HOST_DEVICE inline bool snappy_stream_valid(std::uint8_t const* in, std::ui
   if (!read_uleb(p, end, length) || length != out_size) { return false; }
   std::uint64_t produced = 0;
   while (p < end) {
-#if defined(__CUDA_ARCH__)
-    // A thread walks a page alone, each step waiting on the last: ask for the bytes ahead early.
-    if (end - p > 512) { asm volatile("prefetch.global.L1 [%0];" ::"l"(p + 512)); }
-#endif
     std::uint8_t const tag = *p++;
     std::uint64_t n = 0, offset = 0;
     switch (tag & 3) {
