@@ -257,20 +257,23 @@ inline void check_outcomes(std::vector<page_outcome> const& outcomes, page_plan 
   // Pass 1: zero the masks, index the dictionaries, measure the strings.
   bool const any_strings = std::any_of(tasks.begin(), tasks.end(), [](column_task const& t) { return t.kind == value_kind::string; });
   {
-    buffer const columns = to_memory(tasks, stream, mr);
     on_backend(kind, stream, [&](auto const& exec) {
       for (std::size_t j = 0; j < n_columns; ++j) {
         if (tasks[j].mask != nullptr) { exec.for_each_n(bitmask_words(rows), zero_words_fn{tasks[j].mask}); }
       }
       index_dictionaries_pass(exec, n_dicts, dict_ptr, static_cast<std::int32_t*>(dict_errors.data()));
-      if (any_strings) {
-        decode_pass(exec, n_pages, page_ptr, static_cast<column_task const*>(columns.data()), dict_ptr, outcome_ptr, true);
-      }
     });
+    // (before any page reads an entry: a dictionary that did not index has entries never written)
     auto const errors = to_host<std::int32_t>(dict_errors, plan.dicts.size(), stream);
     for (std::size_t d = 0; d < errors.size(); ++d) {
       COLX_EXPECTS_AS(parquet_error, errors[d] == page_ok, path, ": the dictionary page of column \"",
                       leaf[static_cast<std::size_t>(plan.dict_column[d])]->name, "\" ends inside an entry");
+    }
+    if (any_strings) {
+      buffer const columns = to_memory(tasks, stream, mr);
+      on_backend(kind, stream, [&](auto const& exec) {
+        decode_pass(exec, n_pages, page_ptr, static_cast<column_task const*>(columns.data()), dict_ptr, outcome_ptr, true);
+      });
     }
   }
 
