@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 // Both the exception's type and its message.
 #define CHECK_THROWS_AS_WITH(expr, type, matcher) \
   do {                                             \
@@ -242,8 +244,9 @@ std::vector<char> bytes_of(std::string const& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), {}};
 }
+// (named by the process: ctest runs the host and device runs of this test at once)
 std::string write_temp(std::vector<char> const& bytes, std::string const& name) {
-  std::string const path = std::string(COLX_TEST_BINARY_DIR) + "/parquet_" + name;
+  std::string const path = std::string(COLX_TEST_BINARY_DIR) + "/parquet_" + std::to_string(::getpid()) + "_" + name;
   std::ofstream(path, std::ios::binary).write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
   return path;
 }
@@ -274,5 +277,7 @@ TEST_CASE("read_parquet: bad files give exceptions that say what is wrong, never
       }
     }
     CHECK(failed > 0);
+    std::remove(write_temp({}, "cut").c_str());
+    std::remove(write_temp({}, "overwritten").c_str());
   }
 }
