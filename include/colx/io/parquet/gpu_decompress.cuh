@@ -46,6 +46,24 @@ __global__ void __launch_bounds__(Threads) copy_jobs_kernel(std::uint8_t const* 
   }
 }
 
+// Whether nvCOMP can take every page of these chunks, known before they are read: their codecs,
+// and nvCOMP asking no alignment of its inputs (pages lie where their chunks put them).
+[[nodiscard]] inline bool gpu_can_decompress(file_metadata const& md, std::vector<std::size_t> const& leaves,
+                                             std::vector<std::size_t> const& groups) {
+  nvcompAlignmentRequirements_t need{};
+  if (nvcompBatchedSnappyDecompressGetRequiredAlignments(nvcompBatchedSnappyDecompressDefaultOpts, &need) != nvcompSuccess ||
+      need.input != 1 || page_alignment % need.output != 0) {
+    return false;
+  }
+  for (std::size_t g : groups) {
+    for (std::size_t leaf : leaves) {
+      codec const c = md.row_groups[g].columns[leaf].compression;
+      if (c != codec::uncompressed && c != codec::snappy) { return false; }
+    }
+  }
+  return true;
+}
+
 // Whether nvCOMP can take every page of the plan: SNAPPY or stored pages, inputs aligned as it asks.
 [[nodiscard]] inline bool gpu_can_decompress(page_plan const& plan) {
   nvcompAlignmentRequirements_t need{};

@@ -16,8 +16,8 @@ struct parquet_read_stats {
   std::int64_t output_bytes = 0;        // the columns' buffers: values, offsets, chars, masks
   std::int64_t row_groups = 0, pages = 0, dictionary_pages = 0;
   bool decompressed_on_device = false;  // nvCOMP did it (else the host's libraries)
-  double ms_read = 0;        // file to host memory
-  double ms_decompress = 0;  // on the host, or on the device (with the copy of the compressed bytes)
+  double ms_read = 0;        // file to host memory (and on to the device when it decompresses)
+  double ms_decompress = 0;  // on the host, or on the device
   double ms_transfer = 0;    // host to device, when the host decompressed
   double ms_decode = 0;      // the decode passes, of which:
   double ms_setup = 0;       //   outputs allocated, tasks copied

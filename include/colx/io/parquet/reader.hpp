@@ -163,7 +163,13 @@ inline void check_outcomes(std::vector<page_outcome> const& outcomes, page_plan 
 #else
   resource_ref const staging = get_current_host_resource();
 #endif
-  page_plan plan = plan_pages(file, md.file, md.columns, leaves, groups, staging, stats);
+  // Where the GPU will decompress, the chunks go on to it as they are read.
+  chunk_mirror mirror{mr, stream, buffer{}};
+  bool gpu_unpacks = false;
+#if COLX_HAS_CUDA && defined(COLX_WITH_NVCOMP)
+  gpu_unpacks = to_device && gpu_can_decompress(md.file, leaves, groups);
+#endif
+  page_plan plan = plan_pages(file, md.file, md.columns, leaves, groups, staging, stats, gpu_unpacks ? &mirror : nullptr);
   size_type const rows = plan.rows;
 
   // The pages' uncompressed bytes, in the memory the columns are decoded in.
@@ -171,13 +177,13 @@ inline void check_outcomes(std::vector<page_outcome> const& outcomes, page_plan 
   buffer bytes;
   bool on_device = false;
 #if COLX_HAS_CUDA && defined(COLX_WITH_NVCOMP)
-  if (to_device && gpu_can_decompress(plan)) {
-    buffer const chunks(plan.chunks.data(), plan.chunks.kind(), plan.chunks.size(), stream, mr);
+  if (gpu_unpacks && gpu_can_decompress(plan)) {
     bytes = buffer(plan.bytes, stream, mr);
-    decompress_on_device(plan, static_cast<std::uint8_t const*>(chunks.data()), static_cast<std::uint8_t*>(bytes.data()), stream, path);
+    decompress_on_device(plan, static_cast<std::uint8_t const*>(mirror.copy.data()), static_cast<std::uint8_t*>(bytes.data()), stream, path);
     on_device = true;
   }
 #endif
+  mirror.copy = buffer{};
   if (!on_device) {
     buffer unpacked(plan.bytes, {}, to_device ? staging : mr);
     decompress_on_host(plan, static_cast<std::uint8_t*>(unpacked.data()), path);
