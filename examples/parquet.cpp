@@ -18,6 +18,16 @@ int main(int argc, char** argv) {
                       colx::aggregate(colx::sum("dec"_c).as<"total">(), colx::count().as<"rows">());
   std::cout << (totals | colx::sort_by(colx::asc("s"_c))) << "\n";
 
+  // With a predicate: row groups whose statistics rule it out are not read; the rest are filtered
+  // by whatever follows, fused into it (here a count).
+  colx::parquet_read_stats pushed;
+  colx::parquet_read_options where_options;
+  where_options.stats = &pushed;
+  auto const recent = colx::read_parquet<sales>(path, "d"_c >= colx::date32{11700}, where_options) | colx::count_if("dec"_c > 0);
+  std::printf("%lld rows from 2002-01-13 on with a positive amount; %lld of %lld row groups not read\n",
+              static_cast<long long>(recent), static_cast<long long>(pushed.row_groups_skipped),
+              static_cast<long long>(pushed.row_groups + pushed.row_groups_skipped));
+
   colx::parquet_read_stats stats;  // what a read did: bytes, pages, and where the time went
   colx::parquet_read_options options;
   options.columns = {"u", "dec"};

@@ -281,3 +281,79 @@ TEST_CASE("read_parquet: bad files give exceptions that say what is wrong, never
     std::remove(write_temp({}, "overwritten").c_str());
   }
 }
+
+TEST_CASE("read_parquet<Schema>(path, where): row groups the statistics rule out are not read", "[parquet]") {
+  using namespace colx::literals;
+  using plain = schema<field<"i64", std::int64_t, not_null>, field<"d", colx::date32, not_null>, field<"u", string_view>,
+                       field<"dec", dec<15, 2>>, field<"f64", double>>;
+  // plain.parquet: 1029 rows in groups of 400; i64 and d grow with the row.
+  auto const i64 = [](std::int64_t i) { return i * 1000000007 - 5000000000000; };
+  auto const read_where = [&](auto const& where, char const* file = "plain.parquet") {
+    colx::parquet_read_stats stats;
+    colx::parquet_read_options options;
+    options.stats = &stats;
+    auto const f = colx::read_parquet<plain>(data(file), where, options, {}, colx::test::backend_resource()).collect();
+    return std::pair(colx::to_table(f), stats);
+  };
+  auto const ids = [&](colx::any_table const& t) {
+    std::vector<std::int64_t> rows;
+    for (auto const& v : colx::to_optional_vector(colx::column<std::int64_t>(colx::any_column(t["i64"])).view())) {
+      rows.push_back((*v + 5000000000000) / 1000000007);
+    }
+    return rows;
+  };
+  auto const range = [](std::int64_t a, std::int64_t b) {
+    std::vector<std::int64_t> r;
+    for (std::int64_t i = a; i < b; ++i) { r.push_back(i); }
+    return r;
+  };
+  {
+    auto const [t, s] = read_where("i64"_c >= i64(900));
+    CHECK(s.row_groups_skipped == 2);
+    CHECK(s.row_groups == 1);
+    CHECK(ids(t) == range(900, 1029));
+    check_table(t.select_labels({"u", "dec", "f64"}), 900);
+  }
+  {
+    auto const [t, s] = read_where(i64(100) > "i64"_c || "i64"_c > i64(1000));  // the constant on either side
+    CHECK(s.row_groups_skipped == 1);
+    std::vector<std::int64_t> want = range(0, 100);
+    for (std::int64_t i = 1001; i < 1029; ++i) { want.push_back(i); }
+    CHECK(ids(t) == want);
+  }
+  {
+    auto const [t, s] = read_where("d"_c < colx::date32{10957 + 400} && "i64"_c != i64(5));
+    CHECK(s.row_groups_skipped == 2);
+    std::vector<std::int64_t> want = range(0, 400);
+    want.erase(want.begin() + 5);
+    CHECK(ids(t) == want);
+  }
+  {  // nothing passes: no group is read, and the frame is empty
+    auto const [t, s] = read_where("i64"_c < i64(0) - 1);
+    CHECK(s.row_groups_skipped == 3);
+    CHECK(t.num_rows() == 0);
+  }
+  {  // a decimal against an integer, exactly (dec = i * 123.45 - 50000); strings by bytes; floats
+    auto const [t, s] = read_where("dec"_c > 100000);  // i > 1215.4: none
+    CHECK(s.row_groups_skipped == 3);
+    auto const [u, su] = read_where("u"_c == "zzz");  // every "row-..." sorts before
+    CHECK(su.row_groups_skipped == 3);
+    CHECK(u.num_rows() == 0);
+    auto const [v, sv] = read_where("f64"_c <= -90.0);  // i <= 40
+    CHECK(sv.row_groups_skipped == 2);
+    CHECK(ids(v).size() == 41 - 4);  // rows 0..40 less the 4 null ones (i % 11 == 5)
+  }
+  {  // what statistics cannot decide is filtered after the read, from every group
+    auto const [t, s] = read_where("i64"_c + 1 > i64(900));
+    CHECK(s.row_groups_skipped == 0);
+    CHECK(ids(t) == range(900, 1029));
+  }
+  {  // DuckDB's statistics (its file is one row group)
+    auto const [t, s] = read_where("i64"_c >= i64(1000), "duckdb.parquet");
+    CHECK(s.row_groups_skipped == 0);
+    CHECK(ids(t) == range(1000, 1029));
+    auto const [u, su] = read_where("i64"_c > i64(1028), "duckdb.parquet");
+    CHECK(su.row_groups_skipped == 1);
+    CHECK(u.num_rows() == 0);
+  }
+}

@@ -9,7 +9,9 @@
 // (dictionary<string_view, std::int8_t>, ...) over a column of its value type is dictionary-
 // encoded as it is read, so low-cardinality strings arrive as codes.
 #include <colx/frame/dictionary_encode.hpp>
+#include <colx/frame/pipeline.hpp>
 #include <colx/io/parquet/reader.hpp>
+#include <colx/io/parquet/row_group_filter.hpp>
 #include <colx/table/any_table.hpp>
 #include <colx/types/schema.hpp>
 
@@ -65,6 +67,35 @@ template <class Schema>
     (parquet::detail::encode_if_dictionary<Fields>(t, stream), ...);
     return t.template as<Schema>();
   }(static_cast<Schema const*>(nullptr));
+}
+
+// The rows of Schema's columns that pass `where` (a colx expression over the schema's fields):
+// row groups whose statistics prove that no row passes are not read at all (options.stats counts
+// them), and the rows of the others are filtered by the next stage, fused into it as any filter
+// is: `read_parquet<S>(path, where) | group_by(...) | aggregate(...)` is one pass over what was
+// read; `.collect()` makes a frame of the passing rows. options.row_groups, if given, is the set
+// the skipping starts from.
+template <class Schema, class Predicate>
+  requires expr::expression<Predicate>
+[[nodiscard]] auto read_parquet(std::string const& path, Predicate const& where, parquet_read_options options = {},
+                                         stream_ref stream = {}, resource_ref mr = get_current_resource()) {
+  parquet_metadata const md = read_parquet_metadata(path);
+  std::vector<std::size_t> candidates = options.row_groups;
+  if (candidates.empty()) {
+    for (std::size_t g = 0; g < md.file.row_groups.size(); ++g) { candidates.push_back(g); }
+  }
+  std::vector<std::size_t> kept;
+  for (std::size_t g : candidates) {
+    COLX_EXPECTS_AS(out_of_range, g < md.file.row_groups.size(), path, ": row group ", g, " of a file of ", md.file.row_groups.size());
+    if (parquet::may_pass(where, parquet::detail::group_statistics{md.file.row_groups[g], md.columns})) { kept.push_back(g); }
+  }
+  if (options.stats != nullptr) { options.stats->row_groups_skipped += static_cast<std::int64_t>(candidates.size() - kept.size()); }
+  if (kept.empty()) {  // (an empty selection means every group to the reader: read none of them)
+    options.row_groups = {candidates.empty() ? 0 : candidates.front()};
+    return read_parquet<Schema>(path, options, stream, mr).head(0, stream) | filter(where);
+  }
+  options.row_groups = std::move(kept);
+  return read_parquet<Schema>(path, options, stream, mr) | filter(where);
 }
 
 }  // namespace colx

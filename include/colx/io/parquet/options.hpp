@@ -15,6 +15,7 @@ struct parquet_read_stats {
   std::int64_t decompressed_bytes = 0;  // the pages' bytes after decompression
   std::int64_t output_bytes = 0;        // the columns' buffers: values, offsets, chars, masks
   std::int64_t row_groups = 0, pages = 0, dictionary_pages = 0;
+  std::int64_t row_groups_skipped = 0;  // by a predicate, from their statistics (not read)
   bool decompressed_on_device = false;  // nvCOMP did it (else the host's libraries)
   double ms_read = 0;        // file to host memory (and on to the device when it decompresses)
   double ms_decompress = 0;  // on the host, or on the device
