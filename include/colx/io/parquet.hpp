@@ -90,8 +90,8 @@ template <class Schema, class Predicate>
     if (parquet::may_pass(where, parquet::detail::group_statistics{md.file.row_groups[g], md.columns})) { kept.push_back(g); }
   }
   if (options.stats != nullptr) { options.stats->row_groups_skipped += static_cast<std::int64_t>(candidates.size() - kept.size()); }
-  if (kept.empty()) {  // (an empty selection means every group to the reader: read none of them)
-    options.row_groups = {candidates.empty() ? 0 : candidates.front()};
+  if (kept.empty()) {  // (the reader takes no groups as every group: one is read, and cut to none)
+    options.row_groups = candidates.empty() ? std::vector<std::size_t>{} : std::vector<std::size_t>{candidates.front()};
     return read_parquet<Schema>(path, options, stream, mr).head(0, stream) | filter(where);
   }
   options.row_groups = std::move(kept);

@@ -65,7 +65,8 @@ def main(out):
     enc = {"i32": "DELTA_BINARY_PACKED", "i64": "DELTA_BINARY_PACKED", "u32": "DELTA_BINARY_PACKED",
            "d": "DELTA_BINARY_PACKED", "ts_ns": "DELTA_BINARY_PACKED",
            "s": "DELTA_BYTE_ARRAY", "u": "DELTA_LENGTH_BYTE_ARRAY", "fixed": "DELTA_BYTE_ARRAY",
-           "f32": "BYTE_STREAM_SPLIT", "f64": "BYTE_STREAM_SPLIT", "b": "RLE"}
+           "f32": "BYTE_STREAM_SPLIT", "f64": "BYTE_STREAM_SPLIT", "b": "RLE",
+           "dec": "DELTA_BYTE_ARRAY", "dec38": "DELTA_BYTE_ARRAY"}  # decimals sharing leading bytes
     pq.write_table(t, f"{out}/delta.parquet", use_dictionary=False, column_encoding=enc, compression="none",
                    data_page_version="2.0", **common)
     pq.write_table(t, f"{out}/delta_v1.parquet", use_dictionary=False, column_encoding=enc, compression="snappy",

@@ -150,8 +150,10 @@ inline void map_leaf_type(leaf_column& c) {
 
 // Walks the depth-first schema list from element `at`, appending leaves.
 inline void walk_schema(std::vector<schema_element> const& schema, std::size_t& at, std::string const& prefix, bool nested,
-                        std::int32_t def, std::vector<leaf_column>& out, std::string const& file) {
+                        std::int32_t def, std::vector<leaf_column>& out, std::string const& file, int depth = 0) {
   COLX_EXPECTS_AS(parquet_error, at < schema.size(), file, ": the schema's children run past its ", schema.size(), " elements");
+  // (a hostile footer could nest groups until the recursion overflows the stack)
+  COLX_EXPECTS_AS(parquet_error, depth < 64, file, ": the schema nests groups more than 64 deep");
   schema_element const& e = schema[at++];
   std::string const name = prefix.empty() ? e.name : prefix + "." + e.name;
   bool const repeated = e.repetition_type == repetition::repeated;
@@ -159,7 +161,7 @@ inline void walk_schema(std::vector<schema_element> const& schema, std::size_t& 
   if (!e.type) {  // a group: a struct, a list or a map
     COLX_EXPECTS_AS(parquet_error, e.num_children >= 0 && static_cast<std::size_t>(e.num_children) <= schema.size() - at, file,
                     ": group \"", name, "\" claims ", e.num_children, " children");
-    for (std::int32_t i = 0; i < e.num_children; ++i) { walk_schema(schema, at, name, true, level, out, file); }
+    for (std::int32_t i = 0; i < e.num_children; ++i) { walk_schema(schema, at, name, true, level, out, file, depth + 1); }
     return;
   }
   leaf_column c;

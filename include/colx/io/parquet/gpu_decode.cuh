@@ -89,8 +89,8 @@ __device__ inline std::int32_t start_page(page_task const& p, column_task const&
   std::uint8_t const* values = p.body;
   if (p.def_bytes >= 0) {
     if (p.def_bytes + p.rep_bytes > p.size) { return page_truncated; }
-    values = p.body + p.def_bytes + p.rep_bytes;
-    if (c.max_def > 0) { s.levels = rle_decoder(p.body, p.body + p.def_bytes, 1); }
+    values = p.body + p.rep_bytes + p.def_bytes;  // v2: repetition levels, definition levels, values
+    if (c.max_def > 0) { s.levels = rle_decoder(p.body + p.rep_bytes, p.body + p.rep_bytes + p.def_bytes, 1); }
   } else if (c.max_def > 0) {
     if (p.size < 4) { return page_truncated; }
     std::uint32_t const n = load_le32(p.body);
@@ -139,39 +139,46 @@ __global__ void __launch_bounds__(Block) decode_pages_kernel(page_task const* pa
     s.error = start_page(p, c, dict, s);
   }
   __syncthreads();
+  // Errors: a thread that finds one keeps it in `err` (and the first one in s.error, for the
+  // report); the block decides to stop with __syncthreads_or, so every thread leaves at the same
+  // barrier (a thread reading s.error while another writes it could leave alone, and the others
+  // would wait at a barrier it never reaches).
+  int err = s.error;
+  auto const fail = [&](std::int32_t code) {
+    err = code;
+    atomicCAS(&s.error, static_cast<std::int32_t>(page_ok), code);
+  };
   bool const strings = c.kind == value_kind::string;
   bool const byte_arrays = strings && c.type == physical::byte_array;
-  for (std::int32_t r0 = 0; r0 < p.num_values && s.error == page_ok; r0 += decode_block) {
+  for (std::int32_t r0 = 0; r0 < p.num_values && err == page_ok; r0 += decode_block) {  // (err is uniform here)
     int const n = p.num_values - r0 < decode_block ? p.num_values - r0 : decode_block;
     // 1. Levels: which rows have values, and each one's position among the window's values.
     if (c.max_def > 0) {
-      if (t == 0 && !cut_window(s.levels, n, segs, s.segments)) { s.error = page_truncated; }
-      __syncthreads();
-      if (s.error != page_ok) { break; }
+      if (t == 0 && !cut_window(s.levels, n, segs, s.segments)) { fail(page_truncated); }
+      if (__syncthreads_or(err)) { break; }
       if (t < n) { window[t] = window_value(segs, s.segments, t, s.levels); }
     }
     std::uint32_t const level = c.max_def > 0 && t < n ? window[t] : static_cast<std::uint32_t>(c.max_def);
     bool const valid = t < n && level == static_cast<std::uint32_t>(c.max_def);
-    if (t < n && level > static_cast<std::uint32_t>(c.max_def)) { s.error = page_bad_levels; }
+    if (t < n && level > static_cast<std::uint32_t>(c.max_def)) { fail(page_bad_levels); }
     int position = 0, count = 0;
     block_scan(scan_storage).ExclusiveSum(valid ? 1 : 0, position, count);
     std::int64_t const value = s.value_base + position;  // this row's value among the page's
     std::int64_t const row = p.first_row + r0 + t;
-    __syncthreads();  // (window[] is reused below; s.error is read)
-    if (s.error != page_ok) { break; }
+    if (__syncthreads_or(err)) { break; }  // (also: window[] is reused below)
 
     // 2. The window's values.
     if (p.values_encoding != encoding::plain) {
-      if (t == 0 && count > 0 && !cut_window(s.indices, count, segs, s.segments)) { s.error = page_truncated; }
-      __syncthreads();
-      if (s.error != page_ok) { break; }
+      if (t == 0 && count > 0 && !cut_window(s.indices, count, segs, s.segments)) { fail(page_truncated); }
+      if (__syncthreads_or(err)) { break; }
       if (t < count) { window[t] = window_value(segs, s.segments, t, s.indices); }
       __syncthreads();
     } else if (byte_arrays) {
       // The lengths chain (each value's place depends on the one before), so thread 0 walks them,
       // in shared memory: the block stages the next bytes first, in one coalesced read.
       if (t == 0) { s.walked = 0; }
-      while (true) {
+      bool walked_all = false;
+      while (!walked_all) {
         __syncthreads();
         std::int64_t const left = s.end - s.values;
         int const avail = left < stage_bytes ? static_cast<int>(left) : stage_bytes;
@@ -182,7 +189,7 @@ __global__ void __launch_bounds__(Block) decode_pages_kernel(page_task const* pa
           while (s.walked < count && q + 4 <= avail) {
             std::uint32_t const len = load_le32(stage + q);
             if (len > static_cast<std::uint64_t>(left - q - 4)) {
-              s.error = page_truncated;
+              fail(page_truncated);
               break;
             }
             string_length[s.walked] = static_cast<std::int32_t>(len);
@@ -190,13 +197,13 @@ __global__ void __launch_bounds__(Block) decode_pages_kernel(page_task const* pa
             ++s.walked;
             q += 4 + len;
           }
-          if (q == 0 && s.walked < count) { s.error = page_truncated; }  // not even a length is left
+          if (q == 0 && s.walked < count && err == page_ok) { fail(page_truncated); }  // not even a length is left
           s.values += q;
         }
-        __syncthreads();
-        if (s.error != page_ok || s.walked >= count) { break; }
+        if (__syncthreads_or(err)) { break; }
+        walked_all = s.walked >= count;  // (written by thread 0 before the barrier, read by all after it)
       }
-      if (s.error != page_ok) { break; }
+      if (__syncthreads_or(err)) { break; }
     }
 
     // 3. This thread's row.
@@ -207,7 +214,7 @@ __global__ void __launch_bounds__(Block) decode_pages_kernel(page_task const* pa
       if (p.values_encoding != encoding::plain) {
         std::uint32_t const i = window[position];
         if (i >= static_cast<std::uint32_t>(dict->entries)) {
-          s.error = page_bad_index;
+          fail(page_bad_index);
         } else if (byte_arrays) {
           std::int64_t const at = dict->entry_at[i];
           length = load_le32(dict->body + at);
@@ -221,13 +228,13 @@ __global__ void __launch_bounds__(Block) decode_pages_kernel(page_task const* pa
         length = string_length[position];
       } else if (c.kind == value_kind::boolean) {
         if (value / 8 >= s.end - s.values) {
-          s.error = page_truncated;
+          fail(page_truncated);
         } else {
           tmp[0] = static_cast<std::uint8_t>(read_bits(s.values, s.end, static_cast<std::uint64_t>(value), 1));
           bytes = tmp;
         }
       } else if ((value + 1) * c.in_width > s.end - s.values) {
-        s.error = page_truncated;
+        fail(page_truncated);
       } else {
         bytes = s.values + value * c.in_width;
         length = c.in_width;
@@ -269,7 +276,7 @@ __global__ void __launch_bounds__(Block) decode_pages_kernel(page_task const* pa
       s.nulls += n - count;
       s.value_base += count;
     }
-    __syncthreads();
+    if (__syncthreads_or(err)) { break; }
   }
   __syncthreads();
   if (t == 0) { outcomes[blockIdx.x] = page_outcome{static_cast<std::int64_t>(s.bytes), s.nulls, s.error}; }

@@ -72,9 +72,10 @@ COLX_HOST_DEVICE inline page_outcome decode_page(page_task const& p, column_task
       levels = p.body + 4;
       if (n > p.size - 4) { return {0, 0, page_truncated}; }
       values = levels + n;
-    } else {
+    } else {  // v2: repetition levels, definition levels, values
       if (n + p.rep_bytes > p.size) { return {0, 0, page_truncated}; }
-      values = levels + n + p.rep_bytes;
+      levels = p.body + p.rep_bytes;
+      values = levels + n;
     }
     def = rle_decoder(levels, levels + n, 1);
   } else if (p.def_bytes >= 0) {
@@ -102,6 +103,11 @@ COLX_HOST_DEVICE inline page_outcome decode_page(page_task const& p, column_task
   if (!src.init(values, end, non_null)) { return {0, 0, src.error}; }
 
   bool const strings = c.kind == value_kind::string;
+  // Decimals in byte arrays are read as byte arrays: BYTE_ARRAY ones always, fixed-length ones in
+  // DELTA_BYTE_ARRAY (their prefixes shared with the value before).
+  bool const byte_decimals = c.kind == value_kind::big_endian &&
+                             (c.type == physical::byte_array || p.values_encoding == encoding::delta_byte_array);
+  std::uint8_t decimal[32];  // (a decimal's bytes: 16 at most, room for sign padding)
   std::uint8_t tmp[16];
   bitmask_type bits = 0;
   std::int64_t word = p.first_row / 32;
@@ -124,15 +130,18 @@ COLX_HOST_DEVICE inline page_outcome decode_page(page_task const& p, column_task
       }
       bits |= valid ? bitmask_type{1} << (row % 32) : 0;
     }
-    if (strings || (c.kind == value_kind::big_endian && c.type == physical::byte_array)) {
+    if (strings || byte_decimals) {
       std::uint8_t const* bytes = nullptr;
       std::int64_t length = 0, prefix = 0;
       if (valid && !src.next_bytes(bytes, length, prefix)) { return {out.bytes, out.nulls, src.error}; }
       if (prefix > previous_length) { return {out.bytes, out.nulls, page_bad_prefix}; }
       std::int64_t const total = prefix + length;
-      if (!strings) {  // a BYTE_ARRAY decimal
+      if (total > 0x7fffffff) { return {out.bytes, out.nulls, page_bad_prefix}; }  // (a value of 2 GiB or more)
+      if (!strings) {  // a decimal in a byte array; DELTA_BYTE_ARRAY's shared prefix is kept in `decimal`
         if (valid) {
-          store_value(c, c.values + row * c.out_width, bytes, length);
+          if (total > static_cast<std::int64_t>(sizeof decimal)) { return {out.bytes, out.nulls, page_bad_prefix}; }
+          for (std::int64_t b = 0; b < length; ++b) { decimal[prefix + b] = bytes[b]; }
+          store_value(c, c.values + row * c.out_width, decimal, total);
         } else {
           for (std::int32_t b = 0; b < c.out_width; ++b) { c.values[row * c.out_width + b] = 0; }
         }

@@ -292,7 +292,9 @@ inline void check_outcomes(std::vector<page_outcome> const& outcomes, page_plan 
     std::vector<std::int64_t> total(n_columns, 0);
     for (std::size_t i = 0; i < measured.size(); ++i) {
       if (tasks[static_cast<std::size_t>(plan.pages[i].column)].kind == value_kind::string && measured[i].error == page_ok) {
-        total[static_cast<std::size_t>(plan.pages[i].column)] += measured[i].bytes;
+        std::int64_t& sum = total[static_cast<std::size_t>(plan.pages[i].column)];
+        COLX_EXPECTS_AS(parquet_error, !__builtin_add_overflow(sum, measured[i].bytes, &sum), path, ": column \"",
+                        md.columns[leaves[static_cast<std::size_t>(plan.pages[i].column)]].name, "\" claims more string bytes than 2^63");
       }
     }
     std::vector<page_outcome> string_outcomes;

@@ -10,7 +10,9 @@
 // && and || of such. Constants: integers against integer, date, timestamp and decimal columns
 // (a decimal's scale applied exactly), a date or timestamp against a column of the same unit,
 // floating-point against floating-point columns, strings against strings (byte order). A null
-// never passes a comparison, so a group whose column is all null passes none.
+// never passes a comparison, so a group whose column is all null passes none. Statistics leave
+// NaN out, and NaN != x holds, so != on a floating-point column is always "maybe". The spec's
+// column_orders field is not read: every writer colx has met orders as the types' own order.
 #include <colx/expr/expression.hpp>
 #include <colx/expr/nodes.hpp>
 #include <colx/expr/ops.hpp>
@@ -84,7 +86,7 @@ inline std::optional<stat_value> decode_statistic(leaf_column const& c, std::str
   bool const is_unsigned = id == type_id::uint8 || id == type_id::uint16 || id == type_id::uint32 || id == type_id::uint64;
   if (is_unsigned && legacy) { return std::nullopt; }  // (ordered as signed by old writers)
   if (c.kind == value_kind::big_endian) {  // a decimal in a byte array: big-endian two's complement
-    if (bytes.empty() || bytes.size() > 16) { return std::nullopt; }
+    if (legacy || bytes.empty() || bytes.size() > 16) { return std::nullopt; }  // (legacy: ordered as bytes)
     uint128_t u = (p[0] & 0x80) ? ~uint128_t{0} : 0;
     for (std::size_t k = 0; k < bytes.size(); ++k) { u = (u << 8) | p[k]; }
     v.i = static_cast<int128_t>(u);
@@ -203,7 +205,9 @@ struct group_statistics {
       if constexpr (std::is_same_v<Op, ops::greater>) { return *hi_x > 0; }
       if constexpr (std::is_same_v<Op, ops::greater_equal>) { return *hi_x >= 0; }
       if constexpr (std::is_same_v<Op, ops::equal>) { return *lo_x <= 0 && *hi_x >= 0; }
-      if constexpr (std::is_same_v<Op, ops::not_equal>) { return !(*lo_x == 0 && *hi_x == 0); }
+      if constexpr (std::is_same_v<Op, ops::not_equal>) {  // (statistics leave NaN out, and NaN != x)
+        return lo->kind == stat_value::real || !(*lo_x == 0 && *hi_x == 0);
+      }
       return true;
     }
     return true;

@@ -38,9 +38,8 @@ struct value_source {
       case encoding::plain_dictionary:
       case encoding::rle_dictionary:
         if (dict == nullptr) { return fail(page_no_dictionary); }
-        if (non_null == 0) { return true; }
-        if (p >= end || *p > 32) { return fail(page_truncated); }
-        rle = rle_decoder(p + 1, end, *p);
+        // (an all-null page may have no width byte: an index is then asked for never, else fails)
+        rle = p < end && *p <= 32 ? rle_decoder(p + 1, end, *p) : rle_decoder(end, end, 0);
         return true;
       case encoding::rle: {
         if (type != physical::boolean) { return fail(page_bad_encoding); }
