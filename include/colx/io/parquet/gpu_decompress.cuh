@@ -11,6 +11,7 @@
 // (what snappy_check.hpp checks, a warp a page), and every output size after (the statuses and actual sizes
 // nvCOMP reports). ZSTD has no such cheap check: files with ZSTD pages are decompressed by the
 // host's libzstd, which reports corrupt input.
+#if defined(COLX_WITH_NVCOMP)  // (without nvCOMP this header is empty: the host decompresses)
 #include <colx/core/cuda_try.cuh>
 #include <colx/gpu/launch.cuh>
 #include <colx/io/parquet/page_plan.hpp>
@@ -151,3 +152,4 @@ inline void decompress_on_device(page_plan const& plan, std::uint8_t const* in, 
 }
 
 }  // namespace colx::parquet::detail
+#endif  // COLX_WITH_NVCOMP
