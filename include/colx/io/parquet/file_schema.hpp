@@ -44,13 +44,14 @@ inline void map_leaf_type(leaf_column& c) {
   schema_element const& e = *c.element;
   logical_type const& lt = e.logical;
   physical const t = *e.type;
-  auto const fixed = [&](data_type type, std::int32_t in, bool sign) {
+  auto const set = [&](data_type type, value_kind kind, std::int32_t in, bool sign = false) {  // (fixed-width types)
     c.type = type;
-    c.kind = value_kind::fixed;
+    c.kind = kind;
     c.in_width = in;
     c.out_width = static_cast<std::int32_t>(size_of(type));
     c.sign_extend = sign;
   };
+  auto const fixed = [&](data_type type, std::int32_t in, bool sign) { set(type, value_kind::fixed, in, sign); };
   auto const refuse = [&](std::string why) { c.unsupported = std::move(why); };
 
   // DECIMAL, from the logical type or the legacy annotation.
@@ -67,16 +68,8 @@ inline void map_leaf_type(leaf_column& c) {
       case physical::int64: return fixed(type, 8, true);
       case physical::fixed_len_byte_array:
         if (e.type_length < 1 || e.type_length > 16) { return refuse("a DECIMAL of " + std::to_string(e.type_length) + " bytes"); }
-        c.type = type;
-        c.kind = value_kind::big_endian;
-        c.in_width = e.type_length;
-        c.out_width = static_cast<std::int32_t>(size_of(type));
-        return;
-      case physical::byte_array:
-        c.type = type;
-        c.kind = value_kind::big_endian;
-        c.out_width = static_cast<std::int32_t>(size_of(type));
-        return;
+        return set(type, value_kind::big_endian, e.type_length);
+      case physical::byte_array: return set(type, value_kind::big_endian, 0);
       default: return refuse("a DECIMAL stored as another physical type than INT32, INT64 or a byte array");
     }
   }
@@ -87,12 +80,7 @@ inline void map_leaf_type(leaf_column& c) {
   if (lt.kind == logical_type::uuid) { return refuse("UUID is not a colx type"); }
 
   switch (t) {
-    case physical::boolean:
-      c.type = data_type(type_id::bool8);
-      c.kind = value_kind::boolean;
-      c.in_width = 1;
-      c.out_width = 1;
-      return;
+    case physical::boolean: return set(data_type(type_id::bool8), value_kind::boolean, 1);
     case physical::int32: {
       if (lt.kind == logical_type::date || e.converted_type == converted::date) { return fixed(data_type(type_id::timestamp_days), 4, true); }
       int bits = 32;
@@ -129,12 +117,7 @@ inline void map_leaf_type(leaf_column& c) {
       bool const is_unsigned = (lt.kind == logical_type::integer && !lt.is_signed) || e.converted_type == converted::uint64;
       return fixed(data_type(is_unsigned ? type_id::uint64 : type_id::int64), 8, !is_unsigned);
     }
-    case physical::int96:
-      c.type = data_type(type_id::timestamp_nanoseconds);
-      c.kind = value_kind::int96_nanos;
-      c.in_width = 12;
-      c.out_width = 8;
-      return;
+    case physical::int96: return set(data_type(type_id::timestamp_nanoseconds), value_kind::int96_nanos, 12);
     case physical::float32: return fixed(data_type(type_id::float32), 4, false);
     case physical::float64: return fixed(data_type(type_id::float64), 8, false);
     case physical::byte_array:

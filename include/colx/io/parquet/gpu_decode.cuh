@@ -62,15 +62,6 @@ __device__ inline std::uint32_t window_value(run_segment const* segs, int n, int
   return static_cast<std::uint32_t>(read_bits(s.group, d.end, (s.first + static_cast<std::uint64_t>(i - s.out)) * d.bit_width, d.bit_width));
 }
 
-// Whether the block path takes this page (else its first thread decodes it serially).
-COLX_HOST_DEVICE inline bool block_decodable(page_task const& p, column_task const& c) {
-  bool const dictionary = p.values_encoding == encoding::plain_dictionary || p.values_encoding == encoding::rle_dictionary;
-  if (!dictionary && p.values_encoding != encoding::plain) { return false; }
-  if (c.kind == value_kind::big_endian && c.type == physical::byte_array) { return false; }
-  if (c.max_def > 1 || (c.max_def == 1 && p.def_bytes < 0 && p.def_encoding != encoding::rle)) { return false; }
-  return true;
-}
-
 struct block_page_state {
   rle_decoder levels, indices;
   std::uint8_t const* values = nullptr;  // PLAIN values (or the cursor of PLAIN byte arrays)
@@ -133,7 +124,7 @@ __global__ void __launch_bounds__(Block) decode_pages_kernel(page_task const* pa
     if (t == 0) { outcomes[blockIdx.x] = page_outcome{}; }
     return;
   }
-  if (!block_decodable(p, c)) { return; }  // (serial_pages_fn's)
+  if (!block_decodable(p, c)) { return; }  // (decode_pages_fn's)
   if (t == 0) {
     s = block_page_state{};
     s.error = start_page(p, c, dict, s);
@@ -246,7 +237,7 @@ __global__ void __launch_bounds__(Block) decode_pages_kernel(page_task const* pa
           if (t < n) { c.lengths[row] = static_cast<std::int32_t>(length); }
         } else if (valid) {
           std::int64_t const at = c.offsets64 != nullptr ? c.offsets64[row] : c.offsets32[row];
-          copy_bytes(c.chars + at, bytes, length);
+          copy_raw(c.chars + at, bytes, length);
         }
       } else if (t < n) {
         std::uint8_t* const dst = c.values + row * c.out_width;
@@ -329,28 +320,15 @@ inline void index_dictionaries_pass(gpu::executor const& exec, size_type n_dicts
   COLX_CUDA_TRY(cudaGetLastError());
 }
 
-// The pages the block kernel leaves, a thread each, by the serial decoder (a kernel of their own:
-// inside the block kernel its registers would cost that kernel occupancy).
-struct serial_pages_fn {
-  page_task const* pages;
-  column_task const* columns;
-  dictionary_task const* dicts;
-  page_outcome* outcomes;
-  bool measure;
-  COLX_HOST_DEVICE void operator()(size_type i) const {
-    column_task const& c = columns[pages[i].column];
-    if (block_decodable(pages[i], c) || (measure && c.kind != value_kind::string)) { return; }
-    outcomes[i] = decode_page(pages[i], c, dicts, measure);
-  }
-};
-
 // The pass over every page: a block per page, and a thread per page the blocks leave.
 inline void decode_pass(gpu::executor const& exec, size_type n_pages, page_task const* pages, column_task const* columns,
                         dictionary_task const* dicts, page_outcome* outcomes, bool measure) {
   if (n_pages == 0) { return; }
   decode_pages_kernel<><<<static_cast<unsigned>(n_pages), decode_block, 0, exec.stream.value()>>>(pages, columns, dicts, outcomes, measure);
   COLX_CUDA_TRY(cudaGetLastError());
-  exec.for_each_n(n_pages, serial_pages_fn{pages, columns, dicts, outcomes, measure});
+  // The pages it leaves, a thread each, by the serial decoder: a kernel of their own, as inside the
+  // block kernel the serial decoder's registers would cost that kernel occupancy.
+  exec.for_each_n(n_pages, decode_pages_fn{pages, columns, dicts, outcomes, measure, true});
 }
 
 }  // namespace colx::parquet::detail

@@ -65,18 +65,6 @@ __global__ void __launch_bounds__(Threads) copy_jobs_kernel(std::uint8_t const* 
   return true;
 }
 
-// Whether nvCOMP can take every page of the plan: SNAPPY or stored pages, inputs aligned as it asks.
-[[nodiscard]] inline bool gpu_can_decompress(page_plan const& plan) {
-  nvcompAlignmentRequirements_t need{};
-  if (nvcompBatchedSnappyDecompressGetRequiredAlignments(nvcompBatchedSnappyDecompressDefaultOpts, &need) != nvcompSuccess ||
-      page_alignment % need.output != 0) {
-    return false;
-  }
-  return std::all_of(plan.jobs.begin(), plan.jobs.end(), [&](decompress_job const& j) {
-    return j.how == codec::uncompressed || (j.how == codec::snappy && j.in_offset % need.input == 0);
-  });
-}
-
 // The SNAPPY pages, checked, then decompressed in one nvCOMP call.
 inline void snappy_on_device(page_plan const& plan, std::uint8_t const* in, std::uint8_t* out, stream_ref stream,
                              std::string const& path) {

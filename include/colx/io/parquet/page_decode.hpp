@@ -47,7 +47,7 @@ COLX_HOST_DEVICE inline void store_value(column_task const& c, std::uint8_t* out
         }
       }
       std::int32_t const n = c.in_width < c.out_width ? c.in_width : c.out_width;
-      copy_bytes(out, v, n);
+      copy_raw(out, v, n);
       std::uint8_t const sign = c.sign_extend && (v[c.in_width - 1] & 0x80) ? 0xff : 0x00;
       for (std::int32_t b = n; b < c.out_width; ++b) { out[b] = sign; }
       return;
@@ -150,8 +150,8 @@ COLX_HOST_DEVICE inline page_outcome decode_page(page_task const& p, column_task
         out.bytes += total;
       } else if (valid) {
         std::int64_t const at = c.offsets64 != nullptr ? c.offsets64[row] : c.offsets32[row];
-        if (prefix > 0) { copy_bytes(c.chars + at, c.chars + previous_at, prefix); }
-        copy_bytes(c.chars + at + prefix, bytes, length);
+        if (prefix > 0) { copy_raw(c.chars + at, c.chars + previous_at, prefix); }
+        copy_raw(c.chars + at + prefix, bytes, length);
         out.bytes += total;
       }
       if (valid) {
@@ -173,15 +173,26 @@ COLX_HOST_DEVICE inline page_outcome decode_page(page_task const& p, column_task
   return out;
 }
 
-// The passes, as functors for the executors' for_each_n.
+// Whether the GPU's block kernel takes this page (gpu_decode.cuh); the serial decoder takes the rest.
+COLX_HOST_DEVICE inline bool block_decodable(page_task const& p, column_task const& c) {
+  bool const dictionary = p.values_encoding == encoding::plain_dictionary || p.values_encoding == encoding::rle_dictionary;
+  if (!dictionary && p.values_encoding != encoding::plain) { return false; }
+  if (c.kind == value_kind::big_endian && c.type == physical::byte_array) { return false; }
+  if (c.max_def > 1 || (c.max_def == 1 && p.def_bytes < 0 && p.def_encoding != encoding::rle)) { return false; }
+  return true;
+}
+
+// The serial decode of each page (on the GPU, of each page the block kernel leaves).
 struct decode_pages_fn {
   page_task const* pages;
   column_task const* columns;
   dictionary_task const* dicts;
   page_outcome* outcomes;
   bool measure;
+  bool leave_block_pages = false;
   COLX_HOST_DEVICE void operator()(size_type i) const {
     column_task const& c = columns[pages[i].column];
+    if (leave_block_pages && block_decodable(pages[i], c)) { return; }
     outcomes[i] = measure && c.kind != value_kind::string ? page_outcome{} : decode_page(pages[i], c, dicts, measure);
   }
 };

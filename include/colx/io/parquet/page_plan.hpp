@@ -48,9 +48,6 @@ struct page_plan {
     for (auto& p : pages) { p.body = base + reinterpret_cast<std::uintptr_t>(p.body); }
     for (auto& d : dicts) { d.body = base + reinterpret_cast<std::uintptr_t>(d.body); }
   }
-  [[nodiscard]] bool all_uncompressed() const {
-    return std::all_of(jobs.begin(), jobs.end(), [](decompress_job const& j) { return j.how == codec::uncompressed; });
-  }
 };
 
 // Pages start at multiples of this in the pages' buffer (decompressors write faster, and some

@@ -71,11 +71,6 @@ struct parquet_metadata {
 
 namespace parquet::detail {
 
-struct zero_words_fn {
-  bitmask_type* words;
-  COLX_HOST_DEVICE void operator()(size_type i) const { words[i] = 0; }
-};
-
 struct length_at_fn {
   std::int32_t const* lengths;
   COLX_HOST_DEVICE std::int64_t operator()(size_type i) const { return lengths[i]; }
@@ -177,7 +172,7 @@ inline void check_outcomes(std::vector<page_outcome> const& outcomes, page_plan 
   buffer bytes;
   bool on_device = false;
 #if COLX_HAS_CUDA && defined(COLX_WITH_NVCOMP)
-  if (gpu_unpacks && gpu_can_decompress(plan)) {
+  if (gpu_unpacks) {
     bytes = buffer(plan.bytes, stream, mr);
     decompress_on_device(plan, static_cast<std::uint8_t const*>(mirror.copy.data()), static_cast<std::uint8_t*>(bytes.data()), stream, path);
     on_device = true;
@@ -263,10 +258,10 @@ inline void check_outcomes(std::vector<page_outcome> const& outcomes, page_plan 
   // Pass 1: zero the masks, index the dictionaries, measure the strings.
   bool const any_strings = std::any_of(tasks.begin(), tasks.end(), [](column_task const& t) { return t.kind == value_kind::string; });
   {
+    for (auto& m : masks) {  // (pages OR their rows' bits in)
+      if (!m.empty()) { colx::detail::fill_bytes(m.data(), m.kind(), 0, m.size(), stream); }
+    }
     on_backend(kind, stream, [&](auto const& exec) {
-      for (std::size_t j = 0; j < n_columns; ++j) {
-        if (tasks[j].mask != nullptr) { exec.for_each_n(bitmask_words(rows), zero_words_fn{tasks[j].mask}); }
-      }
       index_dictionaries_pass(exec, n_dicts, dict_ptr, static_cast<std::int32_t*>(dict_errors.data()));
     });
     // (before any page reads an entry: a dictionary that did not index has entries never written)
@@ -288,21 +283,15 @@ inline void check_outcomes(std::vector<page_outcome> const& outcomes, page_plan 
   std::vector<buffer> offsets(n_columns), chars(n_columns);
   std::vector<bool> wide(n_columns, false);
   if (any_strings) {
+    // (the measure pass reports nothing, no error and no bytes, for pages of other columns)
     auto const measured = to_host<page_outcome>(outcomes, plan.pages.size(), stream);
+    check_outcomes(measured, plan, md.columns, leaves, path);
     std::vector<std::int64_t> total(n_columns, 0);
     for (std::size_t i = 0; i < measured.size(); ++i) {
-      if (tasks[static_cast<std::size_t>(plan.pages[i].column)].kind == value_kind::string && measured[i].error == page_ok) {
-        std::int64_t& sum = total[static_cast<std::size_t>(plan.pages[i].column)];
-        COLX_EXPECTS_AS(parquet_error, !__builtin_add_overflow(sum, measured[i].bytes, &sum), path, ": column \"",
-                        md.columns[leaves[static_cast<std::size_t>(plan.pages[i].column)]].name, "\" claims more string bytes than 2^63");
-      }
+      auto const j = static_cast<std::size_t>(plan.pages[i].column);
+      COLX_EXPECTS_AS(parquet_error, !__builtin_add_overflow(total[j], measured[i].bytes, &total[j]), path, ": column \"",
+                      leaf[j]->name, "\" claims more string bytes than 2^63");
     }
-    std::vector<page_outcome> string_outcomes;
-    for (std::size_t i = 0; i < measured.size(); ++i) {
-      bool const s = tasks[static_cast<std::size_t>(plan.pages[i].column)].kind == value_kind::string;
-      string_outcomes.push_back(s ? measured[i] : page_outcome{});
-    }
-    check_outcomes(string_outcomes, plan, md.columns, leaves, path);
     for (std::size_t j = 0; j < n_columns; ++j) {
       if (tasks[j].kind != value_kind::string) { continue; }
       wide[j] = total[j] > std::numeric_limits<std::int32_t>::max();

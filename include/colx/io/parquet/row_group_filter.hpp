@@ -174,10 +174,10 @@ template <class E>
 inline constexpr bool is_kleene = false;
 template <bool IsAnd, class A, class B>
 inline constexpr bool is_kleene<kleene<IsAnd, A, B>> = true;
-template <bool IsAnd, class A, class B>
-inline constexpr bool kleene_is_and(kleene<IsAnd, A, B> const*) {
-  return IsAnd;
-}
+template <class E>
+inline constexpr bool kleene_is_and = false;
+template <class A, class B>
+inline constexpr bool kleene_is_and<kleene<true, A, B>> = true;
 
 // The statistics of one row group, by column name.
 struct group_statistics {
@@ -228,7 +228,7 @@ template <class E>
 [[nodiscard]] bool may_pass(E const& predicate, detail::group_statistics const& stats) {
   if constexpr (detail::is_kleene<E>) {
     bool const a = may_pass(predicate.a, stats);
-    if (detail::kleene_is_and(static_cast<E const*>(nullptr))) { return a && may_pass(predicate.b, stats); }
+    if constexpr (detail::kleene_is_and<E>) { return a && may_pass(predicate.b, stats); }
     return a || may_pass(predicate.b, stats);
   } else if constexpr (detail::is_comparison<E>) {
     using parts = detail::binary_parts<E>;

@@ -10,7 +10,8 @@
 
 namespace colx::parquet::detail {
 
-COLX_HOST_DEVICE inline void copy_bytes(std::uint8_t* d, std::uint8_t const* s, std::int64_t n) {
+// n bytes, one at a time (host and device; colx::detail::copy_bytes is the copy between memories).
+COLX_HOST_DEVICE inline void copy_raw(std::uint8_t* d, std::uint8_t const* s, std::int64_t n) {
   for (std::int64_t i = 0; i < n; ++i) { d[i] = s[i]; }
 }
 
