@@ -12,6 +12,7 @@
 #include <colx/frame/pipeline.hpp>
 #include <colx/io/parquet/reader.hpp>
 #include <colx/io/parquet/row_group_filter.hpp>
+#include <colx/io/parquet/scan_plan.hpp>
 #include <colx/table/any_table.hpp>
 #include <colx/types/schema.hpp>
 
@@ -51,6 +52,34 @@ void encode_if_dictionary(any_table& t, stream_ref stream) {
   }
 }
 
+// Every problem of reading Schema's fields from the file, one schema_error; the fields' names.
+template <class Schema>
+std::vector<std::string> check_schema(parquet_metadata const& md, std::string const& path) {
+  return [&]<class... Fields>(schema<Fields...> const*) {
+    std::string const problems = (field_problem<Fields>(md.columns) + ...);
+    COLX_EXPECTS_AS(schema_error, problems.empty(), path, " does not match the schema:", problems);
+    return std::vector<std::string>{std::string(Fields::name.view())...};
+  }(static_cast<Schema const*>(nullptr));
+}
+
+// A read of Schema's columns as a frame: dictionary fields encoded, the types checked.
+template <class Schema>
+frame<Schema> to_frame(any_table t, stream_ref stream) {
+  [&]<class... Fields>(schema<Fields...> const*) {
+    (encode_if_dictionary<Fields>(t, stream), ...);
+  }(static_cast<Schema const*>(nullptr));
+  return t.template as<Schema>();
+}
+
+// The row groups of `options` (all when none are named) that `where` may pass, by statistics.
+template <class Predicate>
+parquet_scan_plan plan_filtered_scan(std::string const& path, parquet_metadata const& md, std::vector<std::string> columns,
+                                     Predicate const& where, parquet_read_options const& options) {
+  std::vector<std::size_t> const leaves = select_leaves(md.columns, columns, path);
+  return plan_scan(path, md.file, md.footer_bytes, std::move(columns), leaves, groups_to_read(md, options.row_groups, path),
+                   [&](std::size_t g) { return may_pass(where, group_statistics{md.file.row_groups[g], md.columns}); });
+}
+
 }  // namespace parquet::detail
 
 // The columns of Schema from a Parquet file, checked against the file's schema first.
@@ -58,15 +87,8 @@ void encode_if_dictionary(any_table& t, stream_ref stream) {
 template <class Schema>
 [[nodiscard]] frame<Schema> read_parquet(std::string const& path, parquet_read_options options = {}, stream_ref stream = {},
                                          resource_ref mr = get_current_resource()) {
-  parquet_metadata const md = read_parquet_metadata(path);
-  return [&]<class... Fields>(schema<Fields...> const*) {
-    std::string const problems = (parquet::detail::field_problem<Fields>(md.columns) + ...);
-    COLX_EXPECTS_AS(schema_error, problems.empty(), path, " does not match the schema:", problems);
-    options.columns = {std::string(Fields::name.view())...};
-    any_table t = read_parquet(path, options, stream, mr);
-    (parquet::detail::encode_if_dictionary<Fields>(t, stream), ...);
-    return t.template as<Schema>();
-  }(static_cast<Schema const*>(nullptr));
+  options.columns = parquet::detail::check_schema<Schema>(read_parquet_metadata(path), path);
+  return parquet::detail::to_frame<Schema>(read_parquet(path, options, stream, mr), stream);
 }
 
 // The rows of Schema's columns that pass `where` (a colx expression over the schema's fields):
@@ -74,28 +96,44 @@ template <class Schema>
 // them), and the rows of the others are filtered by the next stage, fused into it as any filter
 // is: `read_parquet<S>(path, where) | group_by(...) | aggregate(...)` is one pass over what was
 // read; `.collect()` makes a frame of the passing rows. options.row_groups, if given, is the set
-// the skipping starts from.
+// the skipping starts from. A row window (skip_rows, num_rows) is refused here: it would count
+// rows of groups the predicate decides about.
 template <class Schema, class Predicate>
   requires expr::expression<Predicate>
 [[nodiscard]] auto read_parquet(std::string const& path, Predicate const& where, parquet_read_options options = {},
-                                         stream_ref stream = {}, resource_ref mr = get_current_resource()) {
+                                stream_ref stream = {}, resource_ref mr = get_current_resource()) {
+  COLX_EXPECTS(options.skip_rows == 0 && options.num_rows < 0, path,
+               ": a read with a predicate takes no row window (skip_rows, num_rows); filter, then take head(n)");
   parquet_metadata const md = read_parquet_metadata(path);
-  std::vector<std::size_t> candidates = options.row_groups;
-  if (candidates.empty()) {
-    for (std::size_t g = 0; g < md.file.row_groups.size(); ++g) { candidates.push_back(g); }
+  parquet_scan_plan const plan = parquet::detail::plan_filtered_scan(path, md, parquet::detail::check_schema<Schema>(md, path), where, options);
+  if (options.stats != nullptr) { options.stats->row_groups_skipped += static_cast<std::int64_t>(plan.row_groups_skipped.size()); }
+  if (plan.row_groups_read.empty()) {  // (no groups means every group to the reader: one is read, and cut to none)
+    options.num_rows = 0;
+    if (!options.row_groups.empty()) { options.row_groups.resize(1); }
+    return read_parquet<Schema>(path, options, stream, mr) | filter(where);
   }
-  std::vector<std::size_t> kept;
-  for (std::size_t g : candidates) {
-    COLX_EXPECTS_AS(out_of_range, g < md.file.row_groups.size(), path, ": row group ", g, " of a file of ", md.file.row_groups.size());
-    if (parquet::may_pass(where, parquet::detail::group_statistics{md.file.row_groups[g], md.columns})) { kept.push_back(g); }
-  }
-  if (options.stats != nullptr) { options.stats->row_groups_skipped += static_cast<std::int64_t>(candidates.size() - kept.size()); }
-  if (kept.empty()) {  // (the reader takes no groups as every group: one is read, and cut to none)
-    options.row_groups = candidates.empty() ? std::vector<std::size_t>{} : std::vector<std::size_t>{candidates.front()};
-    return read_parquet<Schema>(path, options, stream, mr).head(0, stream) | filter(where);
-  }
-  options.row_groups = std::move(kept);
+  options.row_groups = plan.row_groups_read;
   return read_parquet<Schema>(path, options, stream, mr) | filter(where);
+}
+
+// What read_parquet(path, options) will read, from the footer: row groups, rows and file bytes.
+[[nodiscard]] inline parquet_scan_plan explain_read_parquet(std::string const& path, parquet_read_options const& options = {}) {
+  using namespace parquet::detail;
+  parquet_metadata const md = read_parquet_metadata(path);
+  std::vector<std::size_t> const leaves = select_leaves(md.columns, options.columns, path);
+  std::vector<std::string> names;
+  for (std::size_t j : leaves) { names.push_back(md.columns[j].name); }
+  return plan_scan(path, md.file, md.footer_bytes, std::move(names), leaves, groups_to_read(md, options.row_groups, path),
+                   [](std::size_t) { return true; });
+}
+
+// What read_parquet<Schema>(path, where, options) will read: the row groups the predicate's
+// statistics rule out, and the bytes read without them.
+template <class Schema, class Predicate>
+  requires expr::expression<Predicate>
+[[nodiscard]] parquet_scan_plan explain_read_parquet(std::string const& path, Predicate const& where, parquet_read_options const& options = {}) {
+  parquet_metadata const md = read_parquet_metadata(path);
+  return parquet::detail::plan_filtered_scan(path, md, parquet::detail::check_schema<Schema>(md, path), where, options);
 }
 
 }  // namespace colx

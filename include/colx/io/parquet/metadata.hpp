@@ -75,6 +75,7 @@ struct column_meta {
   std::int64_t data_page_offset = 0;
   std::optional<std::int64_t> dictionary_page_offset;
   statistics stats;
+  std::optional<std::int64_t> unencoded_byte_array_bytes;  // SizeStatistics: the strings' bytes, decoded
 };
 
 struct row_group {
@@ -197,6 +198,14 @@ inline column_meta read_column_meta(reader& r) {
       case 9: m.data_page_offset = r.value_int(t); return true;
       case 11: m.dictionary_page_offset = r.value_int(t); return true;
       case 12: m.stats = read_statistics(r); return true;
+      case 16:
+        if (t != wire::structure) { return false; }
+        read_struct(r, [&](std::int16_t f, wire ft) {
+          if (f != 1) { return false; }
+          m.unencoded_byte_array_bytes = r.value_int(ft);
+          return true;
+        });
+        return true;
       default: return false;
     }
   });

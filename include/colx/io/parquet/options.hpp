@@ -32,6 +32,10 @@ struct parquet_read_options {
   std::vector<std::string> columns;
   // The row groups to read, in this order; empty: every one.
   std::vector<std::size_t> row_groups;
+  // Of the rows of those row groups (in that order): the first skip_rows are left out, and at most
+  // num_rows are read (negative: all). Only the row groups holding them are read.
+  std::int64_t skip_rows = 0;
+  std::int64_t num_rows = -1;
   // Filled when not null.
   parquet_read_stats* stats = nullptr;
 };

@@ -16,6 +16,7 @@
 #include <colx/io/parquet/page_decode.hpp>
 #include <colx/io/parquet/options.hpp>
 #include <colx/io/parquet/page_plan.hpp>
+#include <colx/io/parquet/row_selection.hpp>
 #include <colx/memory/buffer.hpp>
 #include <colx/memory/copy_bytes.hpp>
 #include <colx/memory/current_resource.hpp>
@@ -129,25 +130,10 @@ inline void check_outcomes(std::vector<page_outcome> const& outcomes, page_plan 
   }
 }
 
-}  // namespace parquet::detail
-
-// The file's columns (options.columns, else all) over its row groups (options.row_groups, else
-// all), in the memory of `mr`.
-[[nodiscard]] inline any_table read_parquet(std::string const& path, parquet_read_options const& options = {}, stream_ref stream = {},
-                                            resource_ref mr = get_current_resource()) {
-  using namespace parquet::detail;
-  file_source const file(path);
-  parquet_metadata const md = read_parquet_metadata(file);
-  std::vector<std::size_t> const leaves = select_leaves(md.columns, options.columns, path);
-  std::vector<std::size_t> groups = options.row_groups;
-  if (groups.empty()) {
-    for (std::size_t g = 0; g < md.file.row_groups.size(); ++g) { groups.push_back(g); }
-  }
-  for (std::size_t g : groups) {
-    COLX_EXPECTS_AS(out_of_range, g < md.file.row_groups.size(), path, ": row group ", g, " of a file of ",
-                    md.file.row_groups.size());
-  }
-  parquet_read_stats* const stats = options.stats;
+// The given row groups' `leaves`, in the memory of `mr`.
+inline any_table read_groups(file_source const& file, parquet_metadata const& md, std::vector<std::size_t> const& leaves,
+                             std::vector<std::size_t> const& groups, parquet_read_stats* const stats, stream_ref stream, resource_ref mr) {
+  std::string const& path = file.path();
   using clock = std::chrono::steady_clock;
   auto const started = clock::now();
   auto const ms_since = [](clock::time_point t) { return std::chrono::duration<double, std::milli>(clock::now() - t).count(); };
@@ -339,10 +325,36 @@ inline void check_outcomes(std::vector<page_outcome> const& outcomes, page_plan 
   if (stats != nullptr) {
     stats->ms_decode += ms_since(decoding);
     stats->output_bytes += output_bytes;
-    stats->file_bytes_read += 12 + static_cast<std::int64_t>(md.footer_bytes);
     stats->ms_total += ms_since(started);
   }
   return out;
+}
+
+// options.row_groups, or every row group of the file.
+inline std::vector<std::size_t> groups_to_read(parquet_metadata const& md, std::vector<std::size_t> groups, std::string const& path) {
+  if (groups.empty()) {
+    for (std::size_t g = 0; g < md.file.row_groups.size(); ++g) { groups.push_back(g); }
+  }
+  for (std::size_t g : groups) {
+    COLX_EXPECTS_AS(out_of_range, g < md.file.row_groups.size(), path, ": row group ", g, " of a file of ",
+                    md.file.row_groups.size());
+  }
+  return groups;
+}
+
+}  // namespace parquet::detail
+
+// The file's columns (options.columns, else all) over its row groups (options.row_groups, else
+// all) and the rows of those asked for (options.skip_rows, num_rows), in the memory of `mr`.
+[[nodiscard]] inline any_table read_parquet(std::string const& path, parquet_read_options const& options = {}, stream_ref stream = {},
+                                            resource_ref mr = get_current_resource()) {
+  using namespace parquet::detail;
+  file_source const file(path);
+  parquet_metadata const md = read_parquet_metadata(file);
+  std::vector<std::size_t> const leaves = select_leaves(md.columns, options.columns, path);
+  row_window const w = select_rows(md.file, groups_to_read(md, options.row_groups, path), options.skip_rows, options.num_rows, path);
+  if (options.stats != nullptr) { options.stats->file_bytes_read += 12 + static_cast<std::int64_t>(md.footer_bytes); }
+  return slice_rows(read_groups(file, md, leaves, w.groups, options.stats, stream, mr), w.begin, w.end, stream, mr);
 }
 
 }  // namespace colx

@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: Apache-2.0
+// Reading parts of a Parquet file: a row window (skip_rows, num_rows) over the row groups read,
+// explain_read_parquet's plan against what the read then did, and the chunked readers: chunks
+// within max_rows (row groups cut into windows) and max_bytes, which together hand out every row
+// once, in order, with the values make_files.py wrote (tests/io/parquet/expected.hpp).
+#include "io/parquet/expected.hpp"
+#include "support/backend.hpp"
+
+#include <colx/io/parquet_reader.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace {
+
+using colx::field;
+using colx::not_null;
+using colx::schema;
+
+// plain.parquet and dict_snappy.parquet: 1029 rows in row groups of 400, 400 and 229.
+constexpr std::int64_t file_rows = 1029;
+
+colx::any_table read_window(std::string const& name, std::int64_t skip, std::int64_t num, colx::parquet_read_stats* stats = nullptr) {
+  colx::parquet_read_options options;
+  options.skip_rows = skip;
+  options.num_rows = num;
+  options.stats = stats;
+  return colx::read_parquet(data(name), options, {}, colx::test::backend_resource());
+}
+
+}  // namespace
+
+TEST_CASE("read_parquet: a row window reads only the row groups that hold it", "[parquet]") {
+  struct window {
+    std::int64_t skip, num, rows, groups;
+  };
+  for (auto const w : {window{0, -1, 1029, 3}, window{0, 1, 1, 1}, window{399, 2, 2, 2}, window{400, 400, 400, 1},
+                       window{401, 1000, 628, 2}, window{1028, 5, 1, 1}, window{1029, -1, 0, 1}, window{500, 0, 0, 1},
+                       window{37, 777, 777, 3}}) {
+    INFO("skip " << w.skip << ", num " << w.num);
+    for (char const* name : {"plain.parquet", "dict_snappy.parquet"}) {
+      INFO("file " << name);
+      colx::parquet_read_stats stats;
+      colx::any_table const t = read_window(name, w.skip, w.num, &stats);
+      REQUIRE(t.num_rows() == w.rows);
+      CHECK(t.num_columns() == 19);
+      CHECK(stats.row_groups == w.groups);
+      check_table(t, w.skip);
+    }
+  }
+  // Over the row groups named, in their order: group 2 then group 0.
+  colx::parquet_read_options options;
+  options.row_groups = {2, 0};
+  options.skip_rows = 200;
+  options.num_rows = 100;
+  colx::any_table const t = colx::read_parquet(data("plain.parquet"), options, {}, colx::test::backend_resource());
+  REQUIRE(t.num_rows() == 100);
+  auto const rows = [&](std::int64_t begin, std::int64_t end) {
+    return colx::parquet::detail::slice_rows(t, begin, end, {}, colx::test::backend_resource());
+  };
+  check_table(rows(0, 29), 1000);  // group 2 holds rows 800..1028
+  check_table(rows(29, 100), 0);   // then group 0
+  CHECK_THROWS_AS(read_window("plain.parquet", 1030, 1), colx::out_of_range);
+  CHECK_THROWS_AS(read_window("plain.parquet", -1, 1), colx::out_of_range);
+}
+
+TEST_CASE("explain_read_parquet: the row groups and bytes a read will take, before it does", "[parquet]") {
+  using namespace colx::literals;
+  using plain = schema<field<"i64", std::int64_t, not_null>, field<"u", colx::string_view>>;
+  auto const i64 = [](std::int64_t i) { return i * 1000000007 - 5000000000000; };
+  colx::parquet_scan_plan const all = colx::explain_read_parquet(data("plain.parquet"));
+  CHECK(all.row_groups_read == std::vector<std::size_t>{0, 1, 2});
+  CHECK(all.row_groups_skipped.empty());
+  CHECK(all.rows == file_rows);
+  CHECK(all.columns.size() == 19);
+  CHECK(all.file_bytes == all.file_bytes_without_skipping);
+
+  auto const where = "i64"_c >= i64(900);
+  colx::parquet_scan_plan const plan = colx::explain_read_parquet<plain>(data("plain.parquet"), where);
+  CHECK(plan.row_groups_read == std::vector<std::size_t>{2});
+  CHECK(plan.row_groups_skipped == std::vector<std::size_t>{0, 1});
+  CHECK(plan.rows == 229);
+  CHECK(plan.columns == std::vector<std::string>{"i64", "u"});
+  CHECK(plan.file_bytes < plan.file_bytes_without_skipping / 2);
+  std::string const text = plan.to_string();
+  CHECK_THAT(text, Catch::Contains("row groups skipped by statistics: 2 [0 1]"));
+  CHECK_THAT(text, Catch::Contains("row groups read: 1 [2], 229 rows"));
+
+  // The read does what the plan said, byte for byte.
+  colx::parquet_read_stats stats;
+  colx::parquet_read_options options;
+  options.stats = &stats;
+  auto const f = colx::read_parquet<plain>(data("plain.parquet"), where, options, {}, colx::test::backend_resource()).collect();
+  CHECK(f.num_rows() == 129);
+  CHECK(stats.row_groups_skipped == 2);
+  CHECK(stats.file_bytes_read == plan.file_bytes);
+  CHECK(stats.decompressed_bytes <= plan.uncompressed_bytes);  // (the plan counts the page headers)
+  CHECK(stats.decompressed_bytes > plan.uncompressed_bytes * 9 / 10);
+  options.skip_rows = 5;
+  CHECK_THROWS_AS(colx::read_parquet<plain>(data("plain.parquet"), where, options), colx::logic_error);
+}
+
+TEST_CASE("parquet_reader: chunks within the limits hand out every row once, in order", "[parquet]") {
+  struct limits_case {
+    std::int64_t max_rows;
+    std::size_t max_bytes;
+    std::int64_t skip, num;
+    std::vector<std::int64_t> sizes;  // of the chunks, in order
+  };
+  std::size_t const huge = std::size_t{1} << 40;
+  for (auto const& c : {limits_case{0, 0, 0, -1, {1029}}, limits_case{400, 0, 0, -1, {400, 400, 229}},
+                        limits_case{800, 0, 0, -1, {800, 229}}, limits_case{300, 0, 0, -1, {300, 100, 300, 100, 229}},
+                        limits_case{700, 0, 10, 1000, {390, 610}}, limits_case{0, 1, 0, -1, {400, 400, 229}},
+                        limits_case{0, huge, 0, -1, {400, 629}}, limits_case{0, 0, 1029, -1, {}},
+                        limits_case{7, 0, 396, 9, {4, 5}}}) {
+    INFO("max_rows " << c.max_rows << ", max_bytes " << c.max_bytes << ", skip " << c.skip << ", num " << c.num);
+    for (char const* name : {"plain.parquet", "dict_snappy.parquet"}) {
+      INFO("file " << name);
+      colx::parquet_read_options options;
+      options.skip_rows = c.skip;
+      options.num_rows = c.num;
+      colx::parquet_read_stats stats;
+      options.stats = &stats;
+      colx::any_parquet_reader reader(data(name), {c.max_rows, c.max_bytes}, options, {}, colx::test::backend_resource());
+      std::vector<std::int64_t> sizes;
+      std::int64_t first = c.skip;
+      while (auto chunk = reader.next()) {
+        sizes.push_back(chunk->num_rows());
+        CHECK(chunk->num_columns() == 19);
+        check_table(*chunk, first);
+        first += chunk->num_rows();
+      }
+      CHECK_FALSE(reader.has_next());
+      CHECK(sizes == c.sizes);
+      CHECK(reader.chunks() == c.sizes.size());
+      CHECK(stats.row_groups <= 3);  // (a group cut into windows is read once)
+    }
+  }
+}
+
+TEST_CASE("parquet_reader<Schema>: typed chunks, checked against the file once", "[parquet]") {
+  using namespace colx::literals;
+  using typed = schema<field<"i64", std::int64_t, not_null>, field<"dec", colx::dec<15, 2>>, field<"u", colx::string_view>>;
+  colx::parquet_reader<typed> reader(data("dict_snappy.parquet"), {.max_rows = 500}, {}, {}, colx::test::backend_resource());
+  std::vector<colx::frame<typed>> chunks;
+  while (auto f = reader.next()) { chunks.push_back(std::move(*f)); }
+  REQUIRE(chunks.size() == 3);
+  auto const all = colx::concat(std::span<colx::frame<typed> const>(chunks));
+  REQUIRE(all.num_rows() == file_rows);
+  check_table(colx::to_table(all));
+  auto const whole = colx::read_parquet<typed>(data("dict_snappy.parquet"), {}, {}, colx::test::backend_resource());
+  CHECK((all | colx::reduce(colx::sum("dec"_c))) == (whole | colx::reduce(colx::sum("dec"_c))));
+  using wrong = schema<field<"i64", std::int32_t, not_null>>;
+  CHECK_THROWS_AS(colx::parquet_reader<wrong>(data("plain.parquet"), {}), colx::schema_error);
+}
