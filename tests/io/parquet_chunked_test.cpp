@@ -156,3 +156,98 @@ TEST_CASE("parquet_reader<Schema>: typed chunks, checked against the file once",
   using wrong = schema<field<"i64", std::int32_t, not_null>>;
   CHECK_THROWS_AS(colx::parquet_reader<wrong>(data("plain.parquet"), {}), colx::schema_error);
 }
+
+namespace {
+
+// Makes r the current resource of the backend under test while it lives.
+class current_resource_guard {
+ public:
+  explicit current_resource_guard(colx::resource_ref r) : _previous(set(r)) {}
+  ~current_resource_guard() { (void)set(_previous); }
+  current_resource_guard(current_resource_guard const&) = delete;
+
+ private:
+  static colx::resource_ref set(colx::resource_ref r) {
+#if COLX_HAS_CUDA
+    if (colx::test::on_device()) { return colx::set_current_device_resource(r); }
+#endif
+    return colx::set_current_host_resource(r);
+  }
+  colx::resource_ref _previous;
+};
+
+}  // namespace
+
+TEST_CASE("parquet_reader: a group-by streamed over a file three times the memory limit", "[parquet]") {
+  using namespace colx::literals;
+  // 480,000 rows in row groups of 10,000: a key of 1009 values, a nullable decimal, a string.
+  std::int64_t const n = 480'000;
+  std::vector<std::int64_t> k(n);
+  std::vector<std::optional<colx::dec<15, 2>>> v(n);
+  std::vector<std::string> s(n);
+  for (std::int64_t i = 0; i < n; ++i) {
+    auto const u = static_cast<std::size_t>(i);
+    k[u] = (i * 7919) % 1009;
+    v[u] = i % 13 == 5 ? std::nullopt : std::optional(colx::dec<15, 2>::from_unscaled(i % 100000 - 3000));
+    s[u] = "comment " + std::to_string(i * 2654435761 % 1000003);
+  }
+  auto const table = colx::make_frame(colx::values<"k">(k), colx::values<"v">(v), colx::values<"s">(s), colx::memory_kind::host);
+  using file_schema = std::remove_cvref_t<decltype(table)>::schema_type;
+  std::string const path = std::string(COLX_TEST_BINARY_DIR) + "/three_times.parquet";
+  colx::parquet_write_options write;
+  write.row_group_rows = 10'000;
+  colx::write_parquet(table, path, write);
+  std::size_t const file_bytes = colx::file_source(path).size();
+
+  auto const totals = [](auto const& f) {
+    return f | colx::group_by("k"_c) | colx::aggregate(colx::sum("v"_c).as<"total">(), colx::count("v"_c).as<"values">());
+  };
+  auto const expected = totals(colx::read_parquet<file_schema>(path, {}, {}, colx::test::backend_resource())) | colx::sort_by(colx::asc("k"_c));
+
+  std::size_t const limit = file_bytes / 3;
+  colx::limiting_adaptor limited(colx::test::backend_resource(), limit);
+  auto const merge = [](auto const& f) {  // partial totals into totals
+    return f | colx::group_by("k"_c) | colx::aggregate(colx::sum("total"_c).as<"total">(), colx::sum("values"_c).as<"values">());
+  };
+  using totals_frame = std::remove_cvref_t<decltype(merge(totals(std::declval<colx::frame<file_schema>>())))>;
+  std::optional<totals_frame> running;  // (merged as the chunks come: what is kept stays small)
+  std::size_t chunks = 0;
+  {
+    current_resource_guard const guard(limited);
+    colx::parquet_reader<file_schema> reader(path, {.max_bytes = limit / 3}, {}, {}, limited);
+    while (auto chunk = reader.next()) {
+      auto part = merge(totals(*chunk));
+      running = running ? merge(colx::concat(*running, part)) : std::move(part);
+    }
+    chunks = reader.chunks();
+    CHECK(limited.used() > 0);
+  }
+  INFO("file " << file_bytes << " bytes, limit " << limit << ", " << chunks << " chunks");
+  CHECK(chunks >= 6);
+  REQUIRE(running);
+  auto const merged = *running | colx::sort_by(colx::asc("k"_c));
+  REQUIRE(merged.num_rows() == 1009);
+  auto const want = colx::to_table(expected);
+  auto const got = colx::to_table(merged);
+  CHECK(colx::to_optional_vector(colx::column<std::int64_t>(colx::any_column(got["k"])).view()) ==
+        colx::to_optional_vector(colx::column<std::int64_t>(colx::any_column(want["k"])).view()));
+  CHECK(colx::to_optional_vector(colx::column<std::int64_t>(colx::any_column(got["values"])).view()) ==
+        colx::to_optional_vector(colx::column<std::int64_t>(colx::any_column(want["values"])).view()));
+  CHECK(got["total"].type() == want["total"].type());
+  auto const sums = [](colx::any_table const& t) {
+    std::vector<colx::int128_t> out;
+    auto const add = [&]<class T>(T*) {
+      for (auto const& x : colx::to_optional_vector(colx::column<T>(colx::any_column(t["total"])).view())) { out.push_back(x ? x->unscaled : -1); }
+    };
+    if (t["total"].type().id() == colx::type_id::decimal128) {
+      add(static_cast<colx::decimal128*>(nullptr));
+    } else {
+      add(static_cast<colx::decimal64*>(nullptr));
+    }
+    return out;
+  };
+  CHECK(sums(got) == sums(want));
+  CHECK(sums(got).size() == 1009);
+  // The same limit without chunks cannot read the file.
+  CHECK_THROWS_AS(colx::read_parquet<file_schema>(path, {}, {}, limited), colx::out_of_memory);
+}

@@ -13,6 +13,7 @@
 #include <colx/io/parquet/reader.hpp>
 #include <colx/io/parquet/row_group_filter.hpp>
 #include <colx/io/parquet/scan_plan.hpp>
+#include <colx/io/parquet/writer.hpp>
 #include <colx/table/any_table.hpp>
 #include <colx/types/schema.hpp>
 
@@ -114,6 +115,15 @@ template <class Schema, class Predicate>
   }
   options.row_groups = plan.row_groups_read;
   return read_parquet<Schema>(path, options, stream, mr) | filter(where);
+}
+
+// f as a Parquet file at `path`: a not_null field's column REQUIRED, the others OPTIONAL.
+template <class Schema>
+void write_parquet(frame<Schema> const& f, std::string const& path, parquet_write_options const& options = {}, stream_ref stream = {}) {
+  std::vector<bool> const optional = []<class... Fields>(schema<Fields...> const*) {
+    return std::vector<bool>{Fields::is_nullable...};
+  }(static_cast<Schema const*>(nullptr));
+  parquet::detail::write_table(to_table(f), path, options, stream, optional);
 }
 
 // What read_parquet(path, options) will read, from the footer: row groups, rows and file bytes.

@@ -59,13 +59,10 @@ def same(kind, a, b):
     return a == b
 
 
-def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--digest", required=True)
-    p.add_argument("--tpch-scale", type=float, default=0)
-    p.add_argument("files", nargs="*")
-    a = p.parse_args()
-    files = list(a.files)
+def input_files(files, tpch_scale):
+    """The files given, or the test files; and the TPC-H tables at tpch_scale (if > 0) in a
+    temporary folder, returned second (None without), for the caller to remove."""
+    files = list(files)
     tmp = None
     if not files:
         here = os.path.dirname(os.path.abspath(__file__))
@@ -73,13 +70,23 @@ def main():
         # to microseconds; colx keeps the nanoseconds, which parquet_read_test checks).
         files = sorted(f for f in glob.glob(os.path.join(here, "data", "*.parquet"))
                        if os.path.basename(f) not in ("nested.parquet", "int96.parquet"))
-    if a.tpch_scale > 0:
+    if tpch_scale > 0:
         gen = shutil.which("tpchgen-cli")
         if gen is None:
             skip("tpchgen-cli is not installed (pip install tpchgen-cli)")
         tmp = tempfile.mkdtemp(prefix="colx_tpch_")
-        subprocess.run([gen, "parquet", "-s", str(a.tpch_scale), f"--output-dir={tmp}"], check=True)
+        subprocess.run([gen, "parquet", "-s", str(tpch_scale), f"--output-dir={tmp}"], check=True)
         files += sorted(glob.glob(os.path.join(tmp, "*.parquet")))
+    return files, tmp
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--digest", required=True)
+    p.add_argument("--tpch-scale", type=float, default=0)
+    p.add_argument("files", nargs="*")
+    a = p.parse_args()
+    files, tmp = input_files(a.files, a.tpch_scale)
     con = duckdb.connect()
     compared = failed = 0
     for f in files:

@@ -134,6 +134,15 @@ std::optional<stat_value> constant_for(E const& e, leaf_column const& c) {
         return v;
       }
       return std::nullopt;
+    } else if constexpr (dec_type<T>) {  // a decimal constant: exactly, at the column's scale, when it has one there
+      if (!data_type::is_decimal(id) || -c.type.scale() < T::scale) { return std::nullopt; }
+      int128_t x = e.value.unscaled;
+      for (int k = T::scale; k < -c.type.scale(); ++k) {
+        if (x > (int128_t{1} << 120) || x < -(int128_t{1} << 120)) { return std::nullopt; }
+        x *= 10;
+      }
+      v.i = x;
+      return v;
     } else if constexpr (std::is_floating_point_v<T>) {
       if (id != type_id::float32 && id != type_id::float64) { return std::nullopt; }
       v.kind = stat_value::real;
