@@ -39,11 +39,29 @@ bool valid(bytes const& s, std::uint64_t out) { return colx::parquet::detail::sn
     sizes.push_back(s.size());
   }
   for (auto o : outs) { sizes.push_back(o); }
-  colx::buffer const d_ptrs(ptrs.data(), colx::memory_kind::host, ptrs.size() * sizeof(void*), {}, mr);
-  colx::buffer const d_sizes(sizes.data(), colx::memory_kind::host, sizes.size() * sizeof(std::size_t), {}, mr);
-  colx::buffer scratch(sizeof(int), {}, mr);
-  return colx::parquet::detail::count_bad_snappy(static_cast<void const* const*>(d_ptrs.data()), static_cast<std::size_t const*>(d_sizes.data()),
-                                                 streams.size(), static_cast<int*>(scratch.data()), {});
+  colx::buffer d_ptrs(ptrs.data(), colx::memory_kind::host, ptrs.size() * sizeof(void*), {}, mr);
+  colx::buffer d_sizes(sizes.data(), colx::memory_kind::host, sizes.size() * sizeof(std::size_t), {}, mr);
+  colx::buffer scratch(2 * sizeof(int), {}, mr);
+  int const bad = colx::parquet::detail::count_bad_snappy(static_cast<void const**>(d_ptrs.data()), static_cast<std::size_t*>(d_sizes.data()),
+                                                          streams.size(), static_cast<int*>(scratch.data()), {});
+  // The pages that failed now point at an empty stream (one byte, 0) of one byte; the others are as they were.
+  std::vector<void const*> after(ptrs.size());
+  std::vector<std::size_t> after_sizes(sizes.size());
+  colx::detail::copy_bytes(after.data(), colx::memory_kind::host, d_ptrs.data(), d_ptrs.kind(), after.size() * sizeof(void*), {});
+  colx::detail::copy_bytes(after_sizes.data(), colx::memory_kind::host, d_sizes.data(), d_sizes.kind(), after_sizes.size() * sizeof(std::size_t), {});
+  colx::stream_ref{}.synchronize();
+  int swapped = 0;
+  for (std::size_t i = 0; i < ptrs.size(); ++i) {
+    if (after[i] != ptrs[i]) {
+      ++swapped;
+      CHECK(after[i] == static_cast<void const*>(static_cast<int*>(scratch.data()) + 1));
+      CHECK(after_sizes[i] == 1);
+    } else {
+      CHECK(after_sizes[i] == sizes[i]);
+    }
+  }
+  CHECK(swapped == bad);
+  return bad;
 #else
   (void)streams;
   (void)outs;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Page decompression on the GPU with nvCOMP's batched API: the compressed chunks are copied to the
-// device once, then one call per codec decompresses every page of that codec at once, and one
-// kernel copies the pages that are stored uncompressed (and v2 pages' levels). Built where CMake
+// Page decompression on the GPU with nvCOMP's batched API, a slab of chunks at a time as the host
+// reads them: each slab's compressed chunks are copied to the device, one nvCOMP call decompresses
+// its SNAPPY pages, and one kernel copies its pages that are stored uncompressed (and v2 pages'
+// levels). Built where CMake
 // found nvCOMP (the pip wheel nvidia-libnvcomp-cu13 has its headers and libraries) and defined
 // COLX_WITH_NVCOMP; elsewhere the host decompresses and copies the pages over.
 //
@@ -65,79 +66,117 @@ __global__ void __launch_bounds__(Threads) copy_jobs_kernel(std::uint8_t const* 
   return true;
 }
 
-// The SNAPPY pages, checked, then decompressed in one nvCOMP call.
-inline void snappy_on_device(page_plan const& plan, std::uint8_t const* in, std::uint8_t* out, stream_ref stream,
-                             std::string const& path) {
-  std::vector<void const*> in_ptrs;
-  std::vector<void*> out_ptrs;
-  std::vector<std::size_t> in_sizes, out_sizes;
-  std::size_t largest = 0, total = 0;
-  for (auto const& j : plan.jobs) {
-    if (j.how != codec::snappy) { continue; }
-    in_ptrs.push_back(in + j.in_offset);
-    out_ptrs.push_back(out + j.out_offset);
-    in_sizes.push_back(j.in_size);
-    out_sizes.push_back(j.out_size);
-    largest = std::max(largest, j.out_size);
-    total += j.out_size;
+// Decompresses a plan's pages on the GPU slab by slab, as plan_pages hands each slab on (its
+// slab_sink): the slab's chunks are copied to the device, its SNAPPY pages checked and given to
+// nvCOMP in one call, its stored pages copied by a kernel; nothing waits for the device until
+// finish(), so the host reads and plans the next slabs meanwhile. A page that fails the check is
+// swapped for an empty stream before nvCOMP sees it, and reported by finish().
+class gpu_unpacker {
+ public:
+  gpu_unpacker(stream_ref stream, resource_ref mr) : _stream(stream), _mr(mr), _bad(sizeof(int), stream, mr) {
+    COLX_CUDA_TRY(cudaMemsetAsync(_bad.data(), 0, sizeof(int), stream.value()));
   }
-  std::size_t const n = in_ptrs.size();
-  if (n == 0) { return; }
-  // One device allocation for the call's arrays: in and out pointers; in, out and actual sizes
-  // (the checks read in and out sizes as one array); statuses.
-  gpu::detail::temporary_storage arrays(n * (2 * sizeof(void*) + 3 * sizeof(std::size_t) + sizeof(nvcompStatus_t)), stream);
-  auto* const d_in_ptrs = static_cast<void const**>(arrays.data());
-  auto* const d_out_ptrs = static_cast<void**>(arrays.data()) + n;
-  auto* const d_sizes = reinterpret_cast<std::size_t*>(d_out_ptrs + n);
-  auto* const d_status = reinterpret_cast<nvcompStatus_t*>(d_sizes + 3 * n);
-  auto const to_device = [&](void* dst, void const* src, std::size_t bytes) {
-    COLX_CUDA_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream.value()));
+
+  // The slab's pages, unpacked into a buffer of its own: returns its address.
+  std::uint8_t* unpack(page_plan const& plan, slab_span const& s) {
+    slab& out = _slabs.emplace_back();
+    out.pages = buffer(s.out_end - s.out_begin, _stream, _mr);
+    auto* const dst = static_cast<std::uint8_t*>(out.pages.data());
+    buffer const in(static_cast<std::uint8_t const*>(plan.chunks.data()) + s.in_begin, plan.chunks.kind(), s.in_end - s.in_begin, _stream, _mr);
+    auto const* const src = static_cast<std::uint8_t const*>(in.data());
+    std::vector<copy_job> copies;
+    std::size_t largest = 0, total = 0;
+    for (std::size_t i = s.job_begin; i < s.job_end; ++i) {
+      decompress_job const& j = plan.jobs[i];
+      if (j.how == codec::snappy) {
+        ++out.n;
+        largest = std::max(largest, j.out_size);
+        total += j.out_size;
+      } else if (j.out_size > 0) {
+        copies.push_back({j.in_offset - s.in_begin, j.out_offset - s.out_begin, j.out_size});
+      }
+    }
+    std::size_t const n = out.n;
+    if (n > 0) {
+      // The call's arrays, built in pinned memory and copied over: in and out pointers; in, out
+      // and actual sizes (the check reads in and out sizes as one array); statuses.
+      std::size_t const array_bytes = n * (2 * sizeof(void*) + 3 * sizeof(std::size_t) + sizeof(nvcompStatus_t));
+      out.host = buffer(array_bytes, {}, get_current_pinned_resource());
+      out.arrays = buffer(array_bytes + 16, _stream, _mr);  // (+ an empty SNAPPY stream for pages that fail the check)
+      auto* const h_ptrs = static_cast<void const**>(out.host.data());
+      auto* const h_sizes = reinterpret_cast<std::size_t*>(static_cast<void**>(out.host.data()) + 2 * n);
+      std::size_t k = 0;
+      for (std::size_t i = s.job_begin; i < s.job_end; ++i) {
+        decompress_job const& j = plan.jobs[i];
+        if (j.how != codec::snappy) { continue; }
+        h_ptrs[k] = src + (j.in_offset - s.in_begin);
+        h_ptrs[n + k] = dst + (j.out_offset - s.out_begin);
+        h_sizes[k] = j.in_size;
+        h_sizes[n + k] = j.out_size;
+        ++k;
+      }
+      auto* const d_in = static_cast<void const**>(out.arrays.data());
+      auto* const d_out = static_cast<void**>(out.arrays.data()) + n;
+      auto* const d_sizes = reinterpret_cast<std::size_t*>(d_out + n);
+      auto* const d_status = reinterpret_cast<nvcompStatus_t*>(d_sizes + 3 * n);
+      auto* const empty = reinterpret_cast<std::uint8_t*>(d_status + n);
+      COLX_CUDA_TRY(cudaMemcpyAsync(d_in, h_ptrs, 2 * n * sizeof(void*) + 2 * n * sizeof(std::size_t), cudaMemcpyHostToDevice, _stream.value()));
+      COLX_CUDA_TRY(cudaMemsetAsync(empty, 0, 1, _stream.value()));
+      check_snappy(d_in, d_sizes, n, static_cast<int*>(_bad.data()), empty, _stream);
+      std::size_t temp_bytes = 0;
+      nvcompStatus_t rc = nvcompBatchedSnappyDecompressGetTempSize(n, largest, nvcompBatchedSnappyDecompressDefaultOpts, &temp_bytes, total,
+                                                                   _stream.value());
+      if (rc != nvcompSuccess) { throw cuda_error("colx: nvCOMP could not size its temporary memory", static_cast<int>(rc)); }
+      gpu::detail::temporary_storage temp(temp_bytes, _stream);
+      rc = nvcompBatchedSnappyDecompressAsync(d_in, d_sizes, d_sizes + n, d_sizes + 2 * n, n, temp.data(), temp_bytes, d_out,
+                                              nvcompBatchedSnappyDecompressDefaultOpts, d_status, _stream.value());
+      if (rc != nvcompSuccess) { throw cuda_error("colx: nvCOMP could not start decompressing", static_cast<int>(rc)); }
+    }
+    if (!copies.empty()) {
+      out.copies = buffer(copies.data(), memory_kind::host, copies.size() * sizeof(copy_job), _stream, _mr);
+      copy_jobs_kernel<><<<static_cast<unsigned>(copies.size()), 256, 0, _stream.value()>>>(src, dst, static_cast<copy_job const*>(out.copies.data()));
+      COLX_CUDA_TRY(cudaGetLastError());
+    }
+    return dst;  // (`in` is freed in stream order, after the work above has read it)
+  }
+
+  // Waits for every slab and throws for the first page that did not decompress as its header says.
+  void finish(std::string const& path) {
+    int bad = 0;
+    COLX_CUDA_TRY(cudaMemcpyAsync(&bad, _bad.data(), sizeof(int), cudaMemcpyDeviceToHost, _stream.value()));
+    for (slab& s : _slabs) {
+      if (s.n == 0) { continue; }
+      auto* const sizes = reinterpret_cast<std::size_t*>(static_cast<void**>(s.arrays.data()) + 2 * s.n);
+      // (back over the pinned arrays: actual sizes over in sizes, statuses over in pointers)
+      COLX_CUDA_TRY(cudaMemcpyAsync(static_cast<void**>(s.host.data()) + 2 * s.n, sizes + 2 * s.n, s.n * sizeof(std::size_t),
+                                    cudaMemcpyDeviceToHost, _stream.value()));
+      COLX_CUDA_TRY(cudaMemcpyAsync(s.host.data(), sizes + 3 * s.n, s.n * sizeof(nvcompStatus_t), cudaMemcpyDeviceToHost, _stream.value()));
+    }
+    _stream.synchronize();
+    COLX_EXPECTS_AS(parquet_error, bad == 0, path, ": ", bad, " SNAPPY page(s) do not decompress to the sizes their headers give: the file is corrupt");
+    for (slab& s : _slabs) {
+      auto const* const status = static_cast<nvcompStatus_t const*>(s.host.data());
+      auto const* const sizes = reinterpret_cast<std::size_t const*>(static_cast<void**>(s.host.data()) + 2 * s.n);
+      for (std::size_t i = 0; i < s.n; ++i) {
+        COLX_EXPECTS_AS(parquet_error, status[i] == nvcompSuccess && sizes[i] == sizes[s.n + i], path,
+                        ": a SNAPPY page does not decompress to the size its header gives (nvCOMP status ", static_cast<int>(status[i]), ", ",
+                        sizes[i], " of ", sizes[s.n + i], " bytes): the file is corrupt");
+      }
+      s.arrays = buffer{}, s.copies = buffer{}, s.host = buffer{};
+    }
+  }
+
+ private:
+  struct slab {
+    buffer pages;   // the slab's uncompressed pages (what the decode reads)
+    std::size_t n = 0;  // its SNAPPY pages
+    buffer host, arrays, copies;
   };
-  to_device(d_in_ptrs, in_ptrs.data(), n * sizeof(void*));
-  to_device(d_out_ptrs, out_ptrs.data(), n * sizeof(void*));
-  to_device(d_sizes, in_sizes.data(), n * sizeof(std::size_t));
-  to_device(d_sizes + n, out_sizes.data(), n * sizeof(std::size_t));
-
-  int const bad_pages = count_bad_snappy(d_in_ptrs, d_sizes, n, reinterpret_cast<int*>(d_status), stream);
-  COLX_EXPECTS_AS(parquet_error, bad_pages == 0, path, ": ", bad_pages,
-                  " SNAPPY page(s) do not decompress to the sizes their headers give: the file is corrupt");
-
-  std::size_t temp_bytes = 0;
-  nvcompStatus_t rc =
-      nvcompBatchedSnappyDecompressGetTempSize(n, largest, nvcompBatchedSnappyDecompressDefaultOpts, &temp_bytes, total, stream.value());
-  if (rc != nvcompSuccess) { throw cuda_error("colx: nvCOMP could not size its temporary memory", static_cast<int>(rc)); }
-  gpu::detail::temporary_storage temp(temp_bytes, stream);
-  rc = nvcompBatchedSnappyDecompressAsync(d_in_ptrs, d_sizes, d_sizes + n, d_sizes + 2 * n, n, temp.data(), temp_bytes, d_out_ptrs,
-                                          nvcompBatchedSnappyDecompressDefaultOpts, d_status, stream.value());
-  if (rc != nvcompSuccess) { throw cuda_error("colx: nvCOMP could not start decompressing", static_cast<int>(rc)); }
-  std::vector<std::size_t> actual(n);
-  std::vector<nvcompStatus_t> status(n);
-  COLX_CUDA_TRY(cudaMemcpyAsync(actual.data(), d_sizes + 2 * n, n * sizeof(std::size_t), cudaMemcpyDeviceToHost, stream.value()));
-  COLX_CUDA_TRY(cudaMemcpyAsync(status.data(), d_status, n * sizeof(nvcompStatus_t), cudaMemcpyDeviceToHost, stream.value()));
-  stream.synchronize();
-  for (std::size_t i = 0; i < n; ++i) {
-    COLX_EXPECTS_AS(parquet_error, status[i] == nvcompSuccess && actual[i] == out_sizes[i], path,
-                    ": a SNAPPY page does not decompress to the size its header gives (nvCOMP status ", static_cast<int>(status[i]), ", ",
-                    actual[i], " of ", out_sizes[i], " bytes): the file is corrupt");
-  }
-}
-
-// Every page's bytes into `out` (device memory of plan.bytes), from `in` (the chunks, copied to
-// the device): SNAPPY pages by nvCOMP, stored pages (and v2 pages' levels) by a copy kernel.
-inline void decompress_on_device(page_plan const& plan, std::uint8_t const* in, std::uint8_t* out, stream_ref stream,
-                                 std::string const& path) {
-  snappy_on_device(plan, in, out, stream, path);
-  std::vector<copy_job> copies;
-  for (auto const& j : plan.jobs) {
-    if (j.how == codec::uncompressed && j.out_size > 0) { copies.push_back({j.in_offset, j.out_offset, j.out_size}); }
-  }
-  if (copies.empty()) { return; }
-  gpu::detail::temporary_storage jobs(copies.size() * sizeof(copy_job), stream);
-  COLX_CUDA_TRY(cudaMemcpyAsync(jobs.data(), copies.data(), copies.size() * sizeof(copy_job), cudaMemcpyHostToDevice, stream.value()));
-  copy_jobs_kernel<><<<static_cast<unsigned>(copies.size()), 256, 0, stream.value()>>>(in, out, static_cast<copy_job const*>(jobs.data()));
-  COLX_CUDA_TRY(cudaGetLastError());
-  stream.synchronize();  // (the host's vector of jobs goes out of scope)
-}
+  stream_ref _stream;
+  resource_ref _mr;
+  buffer _bad;  // pages that failed the check, over all slabs
+  std::vector<slab> _slabs;
+};
 
 }  // namespace colx::parquet::detail
 #endif  // COLX_WITH_NVCOMP

@@ -58,10 +58,12 @@ __device__ inline bool snappy_step(std::uint8_t const* in, std::uint64_t size, s
   }
 }
 
-// A warp per page: pages [0, n) at in[i], sizes[i] bytes, of sizes[n + i] bytes uncompressed.
+// A warp per page: pages [0, n) at in[i], sizes[i] bytes, of sizes[n + i] bytes uncompressed. A
+// page that fails is counted in *bad and replaced by `empty` (a SNAPPY stream of no bytes: one 0
+// byte), so that a decompressor given the arrays after reads nothing it should not.
 template <int Threads = 256>
-__global__ void __launch_bounds__(Threads) check_snappy_kernel(void const* const* in, std::size_t const* sizes, std::size_t n,
-                                                                int* bad) {
+__global__ void __launch_bounds__(Threads) check_snappy_kernel(void const** in, std::size_t* sizes, std::size_t n, int* bad,
+                                                                void const* empty) {
   std::size_t const page = (blockIdx.x * static_cast<std::size_t>(Threads) + threadIdx.x) / 32;
   unsigned const lane = threadIdx.x % 32;
   if (page >= n) { return; }  // (whole warps leave together)
@@ -89,16 +91,26 @@ __global__ void __launch_bounds__(Threads) check_snappy_kernel(void const* const
     }
   }
   ok = ok && produced == out_size;
-  if (lane == 0 && !ok) { atomicAdd(bad, 1); }
+  if (lane == 0 && !ok) {
+    atomicAdd(bad, 1);
+    in[page] = empty;
+    sizes[page] = 1;
+  }
 }
 
-// How many of the n pages fail the check (`scratch`: one int of device memory).
-inline int count_bad_snappy(void const* const* in, std::size_t const* sizes, std::size_t n, int* scratch, stream_ref stream) {
-  COLX_CUDA_TRY(cudaMemsetAsync(scratch, 0, sizeof(int), stream.value()));
-  if (n > 0) {
-    check_snappy_kernel<><<<static_cast<unsigned>((n * 32 + 255) / 256), 256, 0, stream.value()>>>(in, sizes, n, scratch);
-    COLX_CUDA_TRY(cudaGetLastError());
-  }
+// Checks the n pages, adding those that fail to *bad (device memory) and swapping them for
+// `empty`; waits for nothing.
+inline void check_snappy(void const** in, std::size_t* sizes, std::size_t n, int* bad, void const* empty, stream_ref stream) {
+  if (n == 0) { return; }
+  check_snappy_kernel<><<<static_cast<unsigned>((n * 32 + 255) / 256), 256, 0, stream.value()>>>(in, sizes, n, bad, empty);
+  COLX_CUDA_TRY(cudaGetLastError());
+}
+
+// How many of the n pages fail the check (`scratch`: two ints of device memory; the arrays are
+// changed as check_snappy changes them).
+inline int count_bad_snappy(void const** in, std::size_t* sizes, std::size_t n, int* scratch, stream_ref stream) {
+  COLX_CUDA_TRY(cudaMemsetAsync(scratch, 0, 2 * sizeof(int), stream.value()));
+  check_snappy(in, sizes, n, scratch, scratch + 1, stream);
   int bad = 0;
   COLX_CUDA_TRY(cudaMemcpyAsync(&bad, scratch, sizeof(int), cudaMemcpyDeviceToHost, stream.value()));
   stream.synchronize();

@@ -17,8 +17,9 @@ struct parquet_read_stats {
   std::int64_t row_groups = 0, pages = 0, dictionary_pages = 0;
   std::int64_t row_groups_skipped = 0;  // by a predicate, from their statistics (not read)
   bool decompressed_on_device = false;  // nvCOMP did it (else the host's libraries)
-  double ms_read = 0;        // file to host memory (and on to the device when it decompresses)
-  double ms_decompress = 0;  // on the host, or on the device
+  double ms_read = 0;        // file to host memory, the pages planned (and, when the device
+                             //   decompresses, each slab copied there and decompressed meanwhile)
+  double ms_decompress = 0;  // on the host after the read; on the device, what the read did not hide
   double ms_transfer = 0;    // host to device, when the host decompressed
   double ms_decode = 0;      // the decode passes, of which:
   double ms_setup = 0;       //   outputs allocated, tasks copied

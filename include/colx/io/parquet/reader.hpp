@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -144,28 +145,32 @@ inline any_table read_groups(file_source const& file, parquet_metadata const& md
 #else
   resource_ref const staging = get_current_host_resource();
 #endif
-  // Where the GPU will decompress, the chunks go on to it as they are read.
-  chunk_mirror mirror{mr, stream, buffer{}};
-  bool gpu_unpacks = false;
+  // Where the GPU decompresses, it takes each slab of chunks on as soon as the host has read it.
+  slab_sink sink;
 #if COLX_HAS_CUDA && defined(COLX_WITH_NVCOMP)
-  gpu_unpacks = to_device && gpu_can_decompress(md.file, leaves, groups);
-#endif
-  page_plan plan = plan_pages(file, md.file, md.columns, leaves, groups, staging, stats, gpu_unpacks ? &mirror : nullptr);
-  size_type const rows = plan.rows;
-
-  // The pages' uncompressed bytes, in the memory the columns are decoded in.
-  auto const unpacking = clock::now();
-  buffer bytes;
-  bool on_device = false;
-#if COLX_HAS_CUDA && defined(COLX_WITH_NVCOMP)
-  if (gpu_unpacks) {
-    bytes = buffer(plan.bytes, stream, mr);
-    decompress_on_device(plan, static_cast<std::uint8_t const*>(mirror.copy.data()), static_cast<std::uint8_t*>(bytes.data()), stream, path);
-    on_device = true;
+  std::optional<gpu_unpacker> gpu;
+  if (to_device && gpu_can_decompress(md.file, leaves, groups)) {
+    gpu.emplace(stream, mr);
+    sink = [&](page_plan const& p, slab_span const& s) { return gpu->unpack(p, s); };
   }
 #endif
-  mirror.copy = buffer{};
-  if (!on_device) {
+  page_plan plan = plan_pages(file, md.file, md.columns, leaves, groups, staging, stats, sink);
+  size_type const rows = plan.rows;
+
+  // The pages' uncompressed bytes, in the memory the columns are decoded in (on the GPU: a buffer
+  // per slab, held by `gpu`).
+  auto const unpacking = clock::now();
+  buffer bytes;
+#if COLX_HAS_CUDA && defined(COLX_WITH_NVCOMP)
+  if (gpu) {
+    gpu->finish(path);
+    if (stats != nullptr) {
+      stats->ms_decompress += ms_since(unpacking);  // (what the reading did not hide)
+      stats->decompressed_on_device = true;
+    }
+  }
+#endif
+  if (!sink) {
     buffer unpacked(plan.bytes, {}, to_device ? staging : mr);
     decompress_on_host(plan, static_cast<std::uint8_t*>(unpacked.data()), path);
     if (stats != nullptr) { stats->ms_decompress += ms_since(unpacking); }
@@ -175,12 +180,9 @@ inline any_table read_groups(file_source const& file, parquet_metadata const& md
       stream.synchronize();
       stats->ms_transfer += ms_since(moving);
     }
-  } else if (stats != nullptr) {
-    stats->ms_decompress += ms_since(unpacking);
-    stats->decompressed_on_device = true;
+    plan.rebase(static_cast<std::uint8_t const*>(bytes.data()));
   }
   plan.chunks = buffer{};  // (the compressed bytes are not needed any more)
-  plan.rebase(static_cast<std::uint8_t const*>(bytes.data()));
   auto const decoding = clock::now();
   auto mark = decoding;
   auto const phase = [&](double parquet_read_stats::*field) {  // (waits for the device only when asked for stats)
