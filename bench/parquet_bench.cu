@@ -6,7 +6,7 @@
 // the rooflines are the host-to-device copy (pinned memory) and the device's copy bandwidth. The
 // host backend's read (decode on the CPU, then one copy to the device) is the comparison.
 //   tpchgen-cli parquet -s 10 --tables lineitem --output-dir DIR
-//   bench_parquet_bench --data DIR [--json bench/results/parquet_bench.json] [--reps 5]
+//   bench_parquet_bench --data DIR [--json bench/results/parquet_bench.json] [--reps 5] [--host no] [--pushdown no]
 #include "bench_common.cuh"
 
 #include <colx/cuda.cuh>
@@ -41,7 +41,7 @@ double measure_h2d(bench::bench_context& ctx) {
 }
 
 void read_case(bench::bench_context& ctx, std::string const& file, std::vector<std::string> const& columns, std::string const& what,
-               int reps, double h2d_gbs) {
+               int reps, double h2d_gbs, bool host_too) {
   std::vector<parquet_read_stats> runs;
   parquet_read_stats first{};
   for (int r = 0; r <= reps; ++r) {
@@ -75,6 +75,7 @@ void read_case(bench::bench_context& ctx, std::string const& file, std::vector<s
   std::printf("    decode: %.1f ms set-up, %.1f ms dictionaries and string lengths, %.1f ms offsets, %.1f ms values\n", m.ms_setup,
               m.ms_measure, m.ms_offsets, m.ms_decode - m.ms_setup - m.ms_measure - m.ms_offsets);
 
+  if (!host_too) { return; }
   // The CPU's way: decode into host memory, then copy the columns over.
   parquet_read_stats s{};
   parquet_read_options options;
@@ -87,6 +88,47 @@ void read_case(bench::bench_context& ctx, std::string const& file, std::vector<s
   ctx.stream.synchronize();
   double const ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
   ctx.report(what + ": host backend read + copy to the GPU", ms, static_cast<double>(m.file_bytes_read), h2d_gbs, "H2D", m.ms_total);
+}
+
+// Predicate pushdown on one year of l_shipdate, over Q1's columns: in tpchgen-cli's file every row
+// group spans all the dates (rows come in order of l_orderkey), so statistics can skip nothing;
+// the same columns sorted by l_shipdate and written by colx (write_parquet, timed here too) let
+// the reader skip all but that year's groups.
+void pushdown_case(bench::bench_context& ctx, std::string const& file, std::string const& sorted_file, int reps, double h2d_gbs) {
+  using namespace colx::literals;
+  using money = dec<15, 2>;
+  using q1 = schema<field<"l_quantity", money>, field<"l_extendedprice", money>, field<"l_discount", money>, field<"l_tax", money>,
+                    field<"l_returnflag", string_view>, field<"l_linestatus", string_view>, field<"l_shipdate", date32>>;
+  {
+    auto const sorted = read_parquet<q1>(file, {}, ctx.stream, get_current_resource(memory_kind::device)) | sort_by(asc("l_shipdate"_c));
+    parquet_write_options w;
+    w.row_group_rows = 114'688;  // (about tpchgen-cli's groups)
+    auto const started = std::chrono::steady_clock::now();
+    write_parquet(sorted, sorted_file, w, ctx.stream);
+    double const ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    double const bytes = static_cast<double>(file_source(sorted_file).size());
+    ctx.report("write_parquet: Q1's 7 columns sorted by l_shipdate, file bytes (host encoding, from device memory)", ms, bytes, h2d_gbs, "H2D");
+  }
+  auto const year = "l_shipdate"_c >= date32{9131} && "l_shipdate"_c < date32{9496};  // 1995
+  for (std::string const& f : {file, sorted_file}) {
+    parquet_scan_plan const plan = explain_read_parquet<q1>(f, year);
+    std::printf("%s", plan.to_string().c_str());
+    std::vector<double> times;
+    size_type rows = 0;
+    for (int r = 0; r <= reps; ++r) {
+      auto const started = std::chrono::steady_clock::now();
+      auto const t = read_parquet<q1>(f, year, {}, ctx.stream, get_current_resource(memory_kind::device)).collect();
+      ctx.stream.synchronize();
+      rows = t.num_rows();
+      if (r > 0) { times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count()); }
+    }
+    std::sort(times.begin(), times.end());
+    std::string const what = std::string("Q1's 7 columns where l_shipdate in 1995, ") + (f == file ? "tpchgen-cli's file" : "sorted by l_shipdate") +
+                             ": " + std::to_string(plan.row_groups_skipped.size()) + " of " +
+                             std::to_string(plan.row_groups_skipped.size() + plan.row_groups_read.size()) + " row groups skipped, " +
+                             std::to_string(rows) + " rows";
+    ctx.report(what + ", file bytes read", times[times.size() / 2], static_cast<double>(plan.file_bytes), h2d_gbs, "H2D");
+  }
 }
 
 }  // namespace
@@ -120,9 +162,11 @@ int main(int argc, char** argv) {
     }
   }
   if (!option(argc, argv, "--only", "").empty()) { return 0; }
-  read_case(ctx, file, {}, "lineitem, all 16 columns", reps, h2d);
+  bool const host_too = option(argc, argv, "--host", "yes") == "yes";
+  read_case(ctx, file, {}, "lineitem, all 16 columns", reps, h2d, host_too);
   read_case(ctx, file, {"l_quantity", "l_extendedprice", "l_discount", "l_tax", "l_returnflag", "l_linestatus", "l_shipdate"},
-            "lineitem, Q1's 7 columns", reps, h2d);
+            "lineitem, Q1's 7 columns", reps, h2d, host_too);
+  if (option(argc, argv, "--pushdown", "yes") == "yes") { pushdown_case(ctx, file, dir + "/lineitem_by_shipdate.parquet", reps, h2d); }
   ctx.json.write(bench::json_path(argc, argv, "bench/results/parquet_bench.json"), "parquet_bench");
   return 0;
 }

@@ -21,6 +21,7 @@
 #include <nvcomp/snappy.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -71,10 +72,25 @@ __global__ void __launch_bounds__(Threads) copy_jobs_kernel(std::uint8_t const* 
 // nvCOMP in one call, its stored pages copied by a kernel; nothing waits for the device until
 // finish(), so the host reads and plans the next slabs meanwhile. A page that fails the check is
 // swapped for an empty stream before nvCOMP sees it, and reported by finish().
+//
+// Each slab's work runs on one of a few side streams: nvCOMP gives a page to a warp, which
+// decodes it serially (some milliseconds for a page of 100 KB), so one call's time is its slowest
+// page's, and only calls running side by side fill the GPU. Buffers are allocated (and, after the
+// side streams' work, freed) in the order of the caller's stream, with events between the two.
 class gpu_unpacker {
  public:
   gpu_unpacker(stream_ref stream, resource_ref mr) : _stream(stream), _mr(mr), _bad(sizeof(int), stream, mr) {
     COLX_CUDA_TRY(cudaMemsetAsync(_bad.data(), 0, sizeof(int), stream.value()));
+    for (auto& s : _side) { COLX_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)); }
+  }
+  gpu_unpacker(gpu_unpacker const&) = delete;
+  gpu_unpacker& operator=(gpu_unpacker const&) = delete;
+  ~gpu_unpacker() {
+    for (cudaEvent_t e : _events) {  // (the buffers are freed on the caller's stream after the side streams' work)
+      (void)cudaStreamWaitEvent(_stream.value(), e, 0);
+      (void)cudaEventDestroy(e);
+    }
+    for (auto s : _side) { (void)cudaStreamDestroy(s); }
   }
 
   // The slab's pages, unpacked into a buffer of its own: returns its address.
@@ -82,8 +98,8 @@ class gpu_unpacker {
     slab& out = _slabs.emplace_back();
     out.pages = buffer(s.out_end - s.out_begin, _stream, _mr);
     auto* const dst = static_cast<std::uint8_t*>(out.pages.data());
-    buffer const in(static_cast<std::uint8_t const*>(plan.chunks.data()) + s.in_begin, plan.chunks.kind(), s.in_end - s.in_begin, _stream, _mr);
-    auto const* const src = static_cast<std::uint8_t const*>(in.data());
+    out.in = buffer(s.in_end - s.in_begin, _stream, _mr);
+    auto* const src = static_cast<std::uint8_t*>(out.in.data());
     std::vector<copy_job> copies;
     std::size_t largest = 0, total = 0;
     for (std::size_t i = s.job_begin; i < s.job_end; ++i) {
@@ -97,12 +113,14 @@ class gpu_unpacker {
       }
     }
     std::size_t const n = out.n;
+    // The call's arrays, built in pinned memory and copied over: in and out pointers; in, out and
+    // actual sizes (the check reads in and out sizes as one array); statuses; and an empty SNAPPY
+    // stream for the pages that fail the check.
+    std::size_t const array_bytes = n * (2 * sizeof(void*) + 3 * sizeof(std::size_t) + sizeof(nvcompStatus_t));
+    std::size_t temp_bytes = 0;
     if (n > 0) {
-      // The call's arrays, built in pinned memory and copied over: in and out pointers; in, out
-      // and actual sizes (the check reads in and out sizes as one array); statuses.
-      std::size_t const array_bytes = n * (2 * sizeof(void*) + 3 * sizeof(std::size_t) + sizeof(nvcompStatus_t));
-      out.host = buffer(array_bytes, {}, get_current_pinned_resource());
-      out.arrays = buffer(array_bytes + 16, _stream, _mr);  // (+ an empty SNAPPY stream for pages that fail the check)
+      out.host = buffer(array_bytes, _stream, get_current_pinned_resource());
+      out.arrays = buffer(array_bytes + 16, _stream, _mr);
       auto* const h_ptrs = static_cast<void const**>(out.host.data());
       auto* const h_sizes = reinterpret_cast<std::size_t*>(static_cast<void**>(out.host.data()) + 2 * n);
       std::size_t k = 0;
@@ -115,33 +133,44 @@ class gpu_unpacker {
         h_sizes[n + k] = j.out_size;
         ++k;
       }
+      nvcompStatus_t const rc = nvcompBatchedSnappyDecompressGetTempSize(n, largest, nvcompBatchedSnappyDecompressDefaultOpts, &temp_bytes,
+                                                                         total, _stream.value());
+      if (rc != nvcompSuccess) { throw cuda_error("colx: nvCOMP could not size its temporary memory", static_cast<int>(rc)); }
+      out.temp = buffer(temp_bytes, _stream, _mr);
+    }
+    if (!copies.empty()) { out.copies = buffer(copies.data(), memory_kind::host, copies.size() * sizeof(copy_job), _stream, _mr); }
+    // The side stream starts once the buffers exist; the caller's stream waits for it in finish().
+    cudaStream_t const side = _side[_slabs.size() % _side.size()];
+    cudaEvent_t const allocated = event(), done = event();
+    COLX_CUDA_TRY(cudaEventRecord(allocated, _stream.value()));
+    COLX_CUDA_TRY(cudaStreamWaitEvent(side, allocated, 0));
+    COLX_CUDA_TRY(cudaMemcpyAsync(src, static_cast<std::uint8_t const*>(plan.chunks.data()) + s.in_begin, s.in_end - s.in_begin,
+                                  cudaMemcpyHostToDevice, side));
+    if (n > 0) {
       auto* const d_in = static_cast<void const**>(out.arrays.data());
       auto* const d_out = static_cast<void**>(out.arrays.data()) + n;
       auto* const d_sizes = reinterpret_cast<std::size_t*>(d_out + n);
       auto* const d_status = reinterpret_cast<nvcompStatus_t*>(d_sizes + 3 * n);
       auto* const empty = reinterpret_cast<std::uint8_t*>(d_status + n);
-      COLX_CUDA_TRY(cudaMemcpyAsync(d_in, h_ptrs, 2 * n * sizeof(void*) + 2 * n * sizeof(std::size_t), cudaMemcpyHostToDevice, _stream.value()));
-      COLX_CUDA_TRY(cudaMemsetAsync(empty, 0, 1, _stream.value()));
-      check_snappy(d_in, d_sizes, n, static_cast<int*>(_bad.data()), empty, _stream);
-      std::size_t temp_bytes = 0;
-      nvcompStatus_t rc = nvcompBatchedSnappyDecompressGetTempSize(n, largest, nvcompBatchedSnappyDecompressDefaultOpts, &temp_bytes, total,
-                                                                   _stream.value());
-      if (rc != nvcompSuccess) { throw cuda_error("colx: nvCOMP could not size its temporary memory", static_cast<int>(rc)); }
-      gpu::detail::temporary_storage temp(temp_bytes, _stream);
-      rc = nvcompBatchedSnappyDecompressAsync(d_in, d_sizes, d_sizes + n, d_sizes + 2 * n, n, temp.data(), temp_bytes, d_out,
-                                              nvcompBatchedSnappyDecompressDefaultOpts, d_status, _stream.value());
+      COLX_CUDA_TRY(cudaMemcpyAsync(d_in, out.host.data(), 2 * n * sizeof(void*) + 2 * n * sizeof(std::size_t), cudaMemcpyHostToDevice, side));
+      COLX_CUDA_TRY(cudaMemsetAsync(empty, 0, 1, side));
+      check_snappy(d_in, d_sizes, n, static_cast<int*>(_bad.data()), empty, side);
+      nvcompStatus_t const rc = nvcompBatchedSnappyDecompressAsync(d_in, d_sizes, d_sizes + n, d_sizes + 2 * n, n, out.temp.data(), temp_bytes,
+                                                                   d_out, nvcompBatchedSnappyDecompressDefaultOpts, d_status, side);
       if (rc != nvcompSuccess) { throw cuda_error("colx: nvCOMP could not start decompressing", static_cast<int>(rc)); }
     }
     if (!copies.empty()) {
-      out.copies = buffer(copies.data(), memory_kind::host, copies.size() * sizeof(copy_job), _stream, _mr);
-      copy_jobs_kernel<><<<static_cast<unsigned>(copies.size()), 256, 0, _stream.value()>>>(src, dst, static_cast<copy_job const*>(out.copies.data()));
+      copy_jobs_kernel<><<<static_cast<unsigned>(copies.size()), 256, 0, side>>>(src, dst, static_cast<copy_job const*>(out.copies.data()));
       COLX_CUDA_TRY(cudaGetLastError());
     }
-    return dst;  // (`in` is freed in stream order, after the work above has read it)
+    COLX_CUDA_TRY(cudaEventRecord(done, side));
+    _done.push_back(done);
+    return dst;
   }
 
   // Waits for every slab and throws for the first page that did not decompress as its header says.
   void finish(std::string const& path) {
+    for (cudaEvent_t e : _done) { COLX_CUDA_TRY(cudaStreamWaitEvent(_stream.value(), e, 0)); }
     int bad = 0;
     COLX_CUDA_TRY(cudaMemcpyAsync(&bad, _bad.data(), sizeof(int), cudaMemcpyDeviceToHost, _stream.value()));
     for (slab& s : _slabs) {
@@ -162,19 +191,27 @@ class gpu_unpacker {
                         ": a SNAPPY page does not decompress to the size its header gives (nvCOMP status ", static_cast<int>(status[i]), ", ",
                         sizes[i], " of ", sizes[s.n + i], " bytes): the file is corrupt");
       }
-      s.arrays = buffer{}, s.copies = buffer{}, s.host = buffer{};
+      s.in = buffer{}, s.arrays = buffer{}, s.temp = buffer{}, s.copies = buffer{}, s.host = buffer{};
     }
   }
 
  private:
+  cudaEvent_t event() {
+    cudaEvent_t e = nullptr;
+    COLX_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    _events.push_back(e);
+    return e;
+  }
   struct slab {
-    buffer pages;   // the slab's uncompressed pages (what the decode reads)
+    buffer pages;       // the slab's uncompressed pages (what the decode reads)
     std::size_t n = 0;  // its SNAPPY pages
-    buffer host, arrays, copies;
+    buffer in, host, arrays, temp, copies;
   };
   stream_ref _stream;
   resource_ref _mr;
   buffer _bad;  // pages that failed the check, over all slabs
+  std::array<cudaStream_t, 8> _side{};
+  std::vector<cudaEvent_t> _events, _done;
   std::vector<slab> _slabs;
 };
 

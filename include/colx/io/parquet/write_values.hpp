@@ -191,6 +191,27 @@ inline physical_values gather_values(any_column_view const& v, size_type begin, 
   bool const is_dictionary = v.type().id() == type_id::dictionary;
   any_column_view const* values = is_dictionary ? &v.children().front() : &v;
   if (optional) { out.defs.reserve(static_cast<std::size_t>(out.rows)); }
+  type_id const id = v.type().id();
+  bool const as_stored = !is_dictionary && w.width > 0 && w.type != physical::boolean && id != type_id::timestamp_seconds &&
+                         id != type_id::decimal128 && size_of(v.type()) == static_cast<std::size_t>(w.width);
+  if (as_stored) {  // the values' bytes as they are in memory, copied in runs between nulls
+    auto const width = static_cast<std::size_t>(w.width);
+    auto const* const head = static_cast<std::uint8_t const*>(v.head()) + static_cast<std::size_t>(v.offset()) * width;
+    out.fixed.reserve(static_cast<std::size_t>(out.rows) * width);
+    for (size_type r = begin; r < end;) {
+      size_type run = r;
+      while (run < end && (v.null_mask() == nullptr || bit_is_set(v.null_mask(), v.offset() + run))) { ++run; }
+      out.fixed.insert(out.fixed.end(), head + static_cast<std::size_t>(r) * width, head + static_cast<std::size_t>(run) * width);
+      out.count += run - r;
+      if (optional) { out.defs.insert(out.defs.end(), static_cast<std::size_t>(run - r), 1); }
+      if (run < end) {
+        if (optional) { out.defs.push_back(0); }
+        ++run;
+      }
+      r = run;
+    }
+    return out;
+  }
   for (size_type r = begin; r < end; ++r) {
     bool valid = v.null_mask() == nullptr || bit_is_set(v.null_mask(), v.offset() + r);
     size_type at = r;

@@ -23,6 +23,10 @@
 #include <string>
 #include <vector>
 
+#if defined(_OPENMP)
+#  include <omp.h>
+#endif
+
 namespace colx {
 
 enum class parquet_compression : std::int32_t { none = 0, snappy = 1, gzip = 2, zstd = 6 };
@@ -206,31 +210,45 @@ inline void write_table(any_table const& t, std::string const& path, parquet_wri
   out.write("PAR1", 4);
   std::vector<written_group> groups;
   std::int64_t const rows = t.num_rows();
-  for (std::int64_t first = 0; first < rows; first += options.row_group_rows) {
-    written_group g;
-    g.rows = std::min(options.row_group_rows, rows - first);
-    g.chunks.resize(columns.size());
-    auto const n = static_cast<std::int64_t>(columns.size());
+  auto const n_columns = static_cast<std::int64_t>(columns.size());
+  // Row groups are encoded a batch at a time, every column of every group of the batch in parallel
+  // (a table of few columns keeps the threads busy too), then written in order.
+#if defined(_OPENMP)
+  std::int64_t const batch = std::max(1, omp_get_max_threads());
+#else
+  std::int64_t const batch = 1;
+#endif
+  for (std::int64_t first = 0; first < rows; first += batch * options.row_group_rows) {
+    std::int64_t const in_batch = std::min(batch, (rows - first + options.row_group_rows - 1) / options.row_group_rows);
+    std::vector<written_group> encoded(static_cast<std::size_t>(in_batch));
+    for (std::int64_t b = 0; b < in_batch; ++b) {
+      encoded[static_cast<std::size_t>(b)].rows = std::min(options.row_group_rows, rows - first - b * options.row_group_rows);
+      encoded[static_cast<std::size_t>(b)].chunks.resize(columns.size());
+    }
     std::exception_ptr failed;
 #pragma omp parallel for schedule(dynamic)
-    for (std::int64_t j = 0; j < n; ++j) {
+    for (std::int64_t task = 0; task < in_batch * n_columns; ++task) {
       try {
-        auto const k = static_cast<std::size_t>(j);
-        physical_values const values = gather_values(any_column_view(host[k]), static_cast<size_type>(first),
-                                                     static_cast<size_type>(first + g.rows), columns[k].type, columns[k].optional);
-        g.chunks[k] = write_chunk(values, columns[k].type, settings);
+        auto const b = static_cast<std::size_t>(task / n_columns);
+        auto const k = static_cast<std::size_t>(task % n_columns);
+        std::int64_t const begin = first + static_cast<std::int64_t>(b) * options.row_group_rows;
+        physical_values const values = gather_values(any_column_view(host[k]), static_cast<size_type>(begin),
+                                                     static_cast<size_type>(begin + encoded[b].rows), columns[k].type, columns[k].optional);
+        encoded[b].chunks[k] = write_chunk(values, columns[k].type, settings);
       } catch (...) {
 #pragma omp critical
         failed = std::current_exception();
       }
     }
     if (failed) { std::rethrow_exception(failed); }
-    for (auto& c : g.chunks) {
-      g.offsets.push_back(out.offset());
-      out.write(c.bytes.data(), c.bytes.size());
-      c.bytes = {};
+    for (written_group& g : encoded) {
+      for (auto& c : g.chunks) {
+        g.offsets.push_back(out.offset());
+        out.write(c.bytes.data(), c.bytes.size());
+        c.bytes = {};
+      }
+      groups.push_back(std::move(g));
     }
-    groups.push_back(std::move(g));
   }
   std::vector<std::uint8_t> const meta = footer(columns, groups, rows, settings.compression);
   out.write(meta.data(), meta.size());
