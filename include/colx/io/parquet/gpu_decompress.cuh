@@ -21,7 +21,9 @@
 #include <nvcomp/snappy.h>
 
 #include <algorithm>
-#include <array>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -68,20 +70,27 @@ __global__ void __launch_bounds__(Threads) copy_jobs_kernel(std::uint8_t const* 
 }
 
 // Decompresses a plan's pages on the GPU slab by slab, as plan_pages hands each slab on (its
-// slab_sink): the slab's chunks are copied to the device, its SNAPPY pages checked and given to
-// nvCOMP in one call, its stored pages copied by a kernel; nothing waits for the device until
-// finish(), so the host reads and plans the next slabs meanwhile. A page that fails the check is
-// swapped for an empty stream before nvCOMP sees it, and reported by finish().
+// slab_sink): the slab's chunks are copied to the device and its stored pages copied by a kernel
+// at once; its SNAPPY pages are checked and given to nvCOMP in one call with those of the slabs
+// before it, once they add up to a `calls`-th of the file's bytes. Nothing waits for the device
+// until finish(), so the host reads and plans the next slabs meanwhile. A page that fails the
+// check is swapped for an empty stream before nvCOMP sees it, and reported by finish().
 //
-// Each slab's work runs on one of a few side streams: nvCOMP gives a page to a warp, which
-// decodes it serially (some milliseconds for a page of 100 KB), so one call's time is its slowest
-// page's, and only calls running side by side fill the GPU. Buffers are allocated (and, after the
-// side streams' work, freed) in the order of the caller's stream, with events between the two.
+// Why batches: nvCOMP gives a page to a warp, which decodes it serially (milliseconds for a page
+// of 100 KB), so a call takes at least its slowest page's time, and calls of a few hundred pages
+// leave the GPU mostly idle even side by side. Each batch runs on a side stream of its own;
+// buffers are allocated (and, after the side streams' work, freed) in the order of the caller's
+// stream, with events between the two.
+// How many nvCOMP calls a read's SNAPPY pages are cut into (COLX_PARQUET_NVCOMP_CALLS overrides).
+inline int nvcomp_calls() {
+  char const* const e = std::getenv("COLX_PARQUET_NVCOMP_CALLS");
+  return e != nullptr && std::atoi(e) > 0 ? std::atoi(e) : 4;
+}
+
 class gpu_unpacker {
  public:
-  gpu_unpacker(stream_ref stream, resource_ref mr) : _stream(stream), _mr(mr), _bad(sizeof(int), stream, mr) {
+  gpu_unpacker(stream_ref stream, resource_ref mr, int calls) : _stream(stream), _mr(mr), _calls(std::max(calls, 1)), _bad(sizeof(int), stream, mr) {
     COLX_CUDA_TRY(cudaMemsetAsync(_bad.data(), 0, sizeof(int), stream.value()));
-    for (auto& s : _side) { COLX_CUDA_TRY(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)); }
   }
   gpu_unpacker(gpu_unpacker const&) = delete;
   gpu_unpacker& operator=(gpu_unpacker const&) = delete;
@@ -90,129 +99,149 @@ class gpu_unpacker {
       (void)cudaStreamWaitEvent(_stream.value(), e, 0);
       (void)cudaEventDestroy(e);
     }
-    for (auto s : _side) { (void)cudaStreamDestroy(s); }
+    for (auto& b : _batches) { (void)cudaStreamDestroy(b.side); }
   }
 
   // The slab's pages, unpacked into a buffer of its own: returns its address.
   std::uint8_t* unpack(page_plan const& plan, slab_span const& s) {
+    if (_batches.empty() || _batches.back().launched) { open_batch(); }
+    batch& b = _batches.back();
     slab& out = _slabs.emplace_back();
     out.pages = buffer(s.out_end - s.out_begin, _stream, _mr);
     auto* const dst = static_cast<std::uint8_t*>(out.pages.data());
     out.in = buffer(s.in_end - s.in_begin, _stream, _mr);
     auto* const src = static_cast<std::uint8_t*>(out.in.data());
     std::vector<copy_job> copies;
-    std::size_t largest = 0, total = 0;
     for (std::size_t i = s.job_begin; i < s.job_end; ++i) {
       decompress_job const& j = plan.jobs[i];
       if (j.how == codec::snappy) {
-        ++out.n;
-        largest = std::max(largest, j.out_size);
-        total += j.out_size;
+        b.in.push_back(src + (j.in_offset - s.in_begin));
+        b.out.push_back(dst + (j.out_offset - s.out_begin));
+        b.in_sizes.push_back(j.in_size);
+        b.out_sizes.push_back(j.out_size);
+        b.largest = std::max(b.largest, j.out_size);
+        b.total += j.out_size;
       } else if (j.out_size > 0) {
         copies.push_back({j.in_offset - s.in_begin, j.out_offset - s.out_begin, j.out_size});
       }
     }
-    std::size_t const n = out.n;
-    // The call's arrays, built in pinned memory and copied over: in and out pointers; in, out and
-    // actual sizes (the check reads in and out sizes as one array); statuses; and an empty SNAPPY
-    // stream for the pages that fail the check.
-    std::size_t const array_bytes = n * (2 * sizeof(void*) + 3 * sizeof(std::size_t) + sizeof(nvcompStatus_t));
-    std::size_t temp_bytes = 0;
-    if (n > 0) {
-      out.host = buffer(array_bytes, _stream, get_current_pinned_resource());
-      out.arrays = buffer(array_bytes + 16, _stream, _mr);
-      auto* const h_ptrs = static_cast<void const**>(out.host.data());
-      auto* const h_sizes = reinterpret_cast<std::size_t*>(static_cast<void**>(out.host.data()) + 2 * n);
-      std::size_t k = 0;
-      for (std::size_t i = s.job_begin; i < s.job_end; ++i) {
-        decompress_job const& j = plan.jobs[i];
-        if (j.how != codec::snappy) { continue; }
-        h_ptrs[k] = src + (j.in_offset - s.in_begin);
-        h_ptrs[n + k] = dst + (j.out_offset - s.out_begin);
-        h_sizes[k] = j.in_size;
-        h_sizes[n + k] = j.out_size;
-        ++k;
-      }
-      nvcompStatus_t const rc = nvcompBatchedSnappyDecompressGetTempSize(n, largest, nvcompBatchedSnappyDecompressDefaultOpts, &temp_bytes,
-                                                                         total, _stream.value());
-      if (rc != nvcompSuccess) { throw cuda_error("colx: nvCOMP could not size its temporary memory", static_cast<int>(rc)); }
-      out.temp = buffer(temp_bytes, _stream, _mr);
-    }
     if (!copies.empty()) { out.copies = buffer(copies.data(), memory_kind::host, copies.size() * sizeof(copy_job), _stream, _mr); }
-    // The side stream starts once the buffers exist; the caller's stream waits for it in finish().
-    cudaStream_t const side = _side[_slabs.size() % _side.size()];
-    cudaEvent_t const allocated = event(), done = event();
-    COLX_CUDA_TRY(cudaEventRecord(allocated, _stream.value()));
-    COLX_CUDA_TRY(cudaStreamWaitEvent(side, allocated, 0));
+    start_side(b);
     COLX_CUDA_TRY(cudaMemcpyAsync(src, static_cast<std::uint8_t const*>(plan.chunks.data()) + s.in_begin, s.in_end - s.in_begin,
-                                  cudaMemcpyHostToDevice, side));
-    if (n > 0) {
-      auto* const d_in = static_cast<void const**>(out.arrays.data());
-      auto* const d_out = static_cast<void**>(out.arrays.data()) + n;
-      auto* const d_sizes = reinterpret_cast<std::size_t*>(d_out + n);
-      auto* const d_status = reinterpret_cast<nvcompStatus_t*>(d_sizes + 3 * n);
-      auto* const empty = reinterpret_cast<std::uint8_t*>(d_status + n);
-      COLX_CUDA_TRY(cudaMemcpyAsync(d_in, out.host.data(), 2 * n * sizeof(void*) + 2 * n * sizeof(std::size_t), cudaMemcpyHostToDevice, side));
-      COLX_CUDA_TRY(cudaMemsetAsync(empty, 0, 1, side));
-      check_snappy(d_in, d_sizes, n, static_cast<int*>(_bad.data()), empty, side);
-      nvcompStatus_t const rc = nvcompBatchedSnappyDecompressAsync(d_in, d_sizes, d_sizes + n, d_sizes + 2 * n, n, out.temp.data(), temp_bytes,
-                                                                   d_out, nvcompBatchedSnappyDecompressDefaultOpts, d_status, side);
-      if (rc != nvcompSuccess) { throw cuda_error("colx: nvCOMP could not start decompressing", static_cast<int>(rc)); }
-    }
+                                  cudaMemcpyHostToDevice, b.side));
     if (!copies.empty()) {
-      copy_jobs_kernel<><<<static_cast<unsigned>(copies.size()), 256, 0, side>>>(src, dst, static_cast<copy_job const*>(out.copies.data()));
+      copy_jobs_kernel<><<<static_cast<unsigned>(copies.size()), 256, 0, b.side>>>(src, dst, static_cast<copy_job const*>(out.copies.data()));
       COLX_CUDA_TRY(cudaGetLastError());
     }
-    COLX_CUDA_TRY(cudaEventRecord(done, side));
-    _done.push_back(done);
+    b.bytes += s.in_end - s.in_begin;
+    if (b.bytes * static_cast<std::size_t>(_calls) >= plan.chunks.size()) { launch(b); }
     return dst;
   }
 
   // Waits for every slab and throws for the first page that did not decompress as its header says.
   void finish(std::string const& path) {
-    for (cudaEvent_t e : _done) { COLX_CUDA_TRY(cudaStreamWaitEvent(_stream.value(), e, 0)); }
+    if (!_batches.empty() && !_batches.back().launched) { launch(_batches.back()); }
+    for (batch& b : _batches) {
+      cudaEvent_t const done = event();
+      COLX_CUDA_TRY(cudaEventRecord(done, b.side));
+      COLX_CUDA_TRY(cudaStreamWaitEvent(_stream.value(), done, 0));
+    }
     int bad = 0;
     COLX_CUDA_TRY(cudaMemcpyAsync(&bad, _bad.data(), sizeof(int), cudaMemcpyDeviceToHost, _stream.value()));
-    for (slab& s : _slabs) {
-      if (s.n == 0) { continue; }
-      auto* const sizes = reinterpret_cast<std::size_t*>(static_cast<void**>(s.arrays.data()) + 2 * s.n);
-      // (back over the pinned arrays: actual sizes over in sizes, statuses over in pointers)
-      COLX_CUDA_TRY(cudaMemcpyAsync(static_cast<void**>(s.host.data()) + 2 * s.n, sizes + 2 * s.n, s.n * sizeof(std::size_t),
-                                    cudaMemcpyDeviceToHost, _stream.value()));
-      COLX_CUDA_TRY(cudaMemcpyAsync(s.host.data(), sizes + 3 * s.n, s.n * sizeof(nvcompStatus_t), cudaMemcpyDeviceToHost, _stream.value()));
+    for (batch& b : _batches) {
+      std::size_t const n = b.in.size();
+      if (n == 0) { continue; }
+      b.status.resize(n);
+      auto const* const d_sizes = reinterpret_cast<std::size_t const*>(static_cast<void* const*>(b.arrays.data()) + 2 * n);
+      COLX_CUDA_TRY(cudaMemcpyAsync(b.in_sizes.data(), d_sizes + 2 * n, n * sizeof(std::size_t), cudaMemcpyDeviceToHost, _stream.value()));
+      COLX_CUDA_TRY(cudaMemcpyAsync(b.status.data(), d_sizes + 3 * n, n * sizeof(nvcompStatus_t), cudaMemcpyDeviceToHost, _stream.value()));
     }
     _stream.synchronize();
     COLX_EXPECTS_AS(parquet_error, bad == 0, path, ": ", bad, " SNAPPY page(s) do not decompress to the sizes their headers give: the file is corrupt");
-    for (slab& s : _slabs) {
-      auto const* const status = static_cast<nvcompStatus_t const*>(s.host.data());
-      auto const* const sizes = reinterpret_cast<std::size_t const*>(static_cast<void**>(s.host.data()) + 2 * s.n);
-      for (std::size_t i = 0; i < s.n; ++i) {
-        COLX_EXPECTS_AS(parquet_error, status[i] == nvcompSuccess && sizes[i] == sizes[s.n + i], path,
-                        ": a SNAPPY page does not decompress to the size its header gives (nvCOMP status ", static_cast<int>(status[i]), ", ",
-                        sizes[i], " of ", sizes[s.n + i], " bytes): the file is corrupt");
+    for (batch const& b : _batches) {
+      for (std::size_t i = 0; i < b.in.size(); ++i) {  // (in_sizes now holds the actual sizes)
+        COLX_EXPECTS_AS(parquet_error, b.status[i] == nvcompSuccess && b.in_sizes[i] == b.out_sizes[i], path,
+                        ": a SNAPPY page does not decompress to the size its header gives (nvCOMP status ", static_cast<int>(b.status[i]),
+                        ", ", b.in_sizes[i], " of ", b.out_sizes[i], " bytes): the file is corrupt");
       }
-      s.in = buffer{}, s.arrays = buffer{}, s.temp = buffer{}, s.copies = buffer{}, s.host = buffer{};
     }
+    for (slab& s : _slabs) { s.in = buffer{}, s.copies = buffer{}; }
+    _batches.clear();
   }
 
  private:
+  struct slab {
+    buffer pages;  // the slab's uncompressed pages (what the decode reads)
+    buffer in, copies;
+  };
+  struct batch {  // slabs whose SNAPPY pages go to nvCOMP in one call
+    cudaStream_t side = nullptr;
+    std::vector<void const*> in;
+    std::vector<void*> out;
+    std::vector<std::size_t> in_sizes, out_sizes;
+    std::vector<nvcompStatus_t> status;
+    std::size_t largest = 0, total = 0, bytes = 0;
+    bool launched = false;
+    buffer host, arrays, temp;
+  };
+
   cudaEvent_t event() {
     cudaEvent_t e = nullptr;
     COLX_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
     _events.push_back(e);
     return e;
   }
-  struct slab {
-    buffer pages;       // the slab's uncompressed pages (what the decode reads)
-    std::size_t n = 0;  // its SNAPPY pages
-    buffer in, host, arrays, temp, copies;
-  };
+  void open_batch() {
+    batch& b = _batches.emplace_back();
+    COLX_CUDA_TRY(cudaStreamCreateWithFlags(&b.side, cudaStreamNonBlocking));
+  }
+  // The side stream goes on once what was allocated so far exists.
+  void start_side(batch const& b) {
+    cudaEvent_t const allocated = event();
+    COLX_CUDA_TRY(cudaEventRecord(allocated, _stream.value()));
+    COLX_CUDA_TRY(cudaStreamWaitEvent(b.side, allocated, 0));
+  }
+  // The batch's SNAPPY pages, checked then decompressed, after its slabs' copies.
+  void launch(batch& b) {
+    b.launched = true;
+    std::size_t const n = b.in.size();
+    if (n == 0) { return; }
+    // The call's arrays: in and out pointers; in, out and actual sizes (the check reads in and out
+    // sizes as one array); statuses; an empty SNAPPY stream for the pages that fail the check.
+    b.arrays = buffer(n * (2 * sizeof(void*) + 3 * sizeof(std::size_t) + sizeof(nvcompStatus_t)) + 16, _stream, _mr);
+    auto* const d_in = static_cast<void const**>(b.arrays.data());
+    auto* const d_out = static_cast<void**>(b.arrays.data()) + n;
+    auto* const d_sizes = reinterpret_cast<std::size_t*>(d_out + n);
+    auto* const d_status = reinterpret_cast<nvcompStatus_t*>(d_sizes + 3 * n);
+    auto* const empty = reinterpret_cast<std::uint8_t*>(d_status + n);
+    std::size_t temp_bytes = 0;
+    nvcompStatus_t rc = nvcompBatchedSnappyDecompressGetTempSize(n, b.largest, nvcompBatchedSnappyDecompressDefaultOpts, &temp_bytes, b.total,
+                                                                 _stream.value());
+    if (rc != nvcompSuccess) { throw cuda_error("colx: nvCOMP could not size its temporary memory", static_cast<int>(rc)); }
+    b.temp = buffer(temp_bytes, _stream, _mr);
+    start_side(b);
+    // (staged in pinned memory: a copy from pageable memory may wait for the side stream's copies)
+    b.host = buffer(n * (2 * sizeof(void*) + 2 * sizeof(std::size_t)), _stream, get_current_pinned_resource());
+    auto* const staged = static_cast<std::uint8_t*>(b.host.data());
+    std::memcpy(staged, b.in.data(), n * sizeof(void*));
+    std::memcpy(staged + n * sizeof(void*), b.out.data(), n * sizeof(void*));
+    std::memcpy(staged + 2 * n * sizeof(void*), b.in_sizes.data(), n * sizeof(std::size_t));
+    std::memcpy(staged + 2 * n * sizeof(void*) + n * sizeof(std::size_t), b.out_sizes.data(), n * sizeof(std::size_t));
+    COLX_CUDA_TRY(cudaMemcpyAsync(d_in, staged, b.host.size(), cudaMemcpyHostToDevice, b.side));
+    COLX_CUDA_TRY(cudaMemsetAsync(empty, 0, 1, b.side));
+    check_snappy(d_in, d_sizes, n, static_cast<int*>(_bad.data()), empty, b.side);
+    rc = nvcompBatchedSnappyDecompressAsync(d_in, d_sizes, d_sizes + n, d_sizes + 2 * n, n, b.temp.data(), temp_bytes, d_out,
+                                            nvcompBatchedSnappyDecompressDefaultOpts, d_status, b.side);
+    if (rc != nvcompSuccess) { throw cuda_error("colx: nvCOMP could not start decompressing", static_cast<int>(rc)); }
+  }
+
   stream_ref _stream;
   resource_ref _mr;
+  int _calls;
   buffer _bad;  // pages that failed the check, over all slabs
-  std::array<cudaStream_t, 8> _side{};
-  std::vector<cudaEvent_t> _events, _done;
+  std::vector<cudaEvent_t> _events;
   std::vector<slab> _slabs;
+  std::deque<batch> _batches;  // (a deque: a batch's vectors stay where they are while others are added)
 };
 
 }  // namespace colx::parquet::detail

@@ -150,7 +150,7 @@ inline any_table read_groups(file_source const& file, parquet_metadata const& md
 #if COLX_HAS_CUDA && defined(COLX_WITH_NVCOMP)
   std::optional<gpu_unpacker> gpu;
   if (to_device && gpu_can_decompress(md.file, leaves, groups)) {
-    gpu.emplace(stream, mr);
+    gpu.emplace(stream, mr, nvcomp_calls());
     sink = [&](page_plan const& p, slab_span const& s) { return gpu->unpack(p, s); };
   }
 #endif
