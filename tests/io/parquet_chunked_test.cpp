@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 namespace {
 
 using colx::field;
@@ -193,10 +195,14 @@ TEST_CASE("parquet_reader: a group-by streamed over a file three times the memor
   }
   auto const table = colx::make_frame(colx::values<"k">(k), colx::values<"v">(v), colx::values<"s">(s), colx::memory_kind::host);
   using file_schema = std::remove_cvref_t<decltype(table)>::schema_type;
-  std::string const path = std::string(COLX_TEST_BINARY_DIR) + "/three_times.parquet";
+  std::string const path = std::string(COLX_TEST_BINARY_DIR) + "/" + std::to_string(::getpid()) + "_three_times.parquet";
   colx::parquet_write_options write;
   write.row_group_rows = 10'000;
   colx::write_parquet(table, path, write);
+  struct removed_at_end {
+    std::string path;
+    ~removed_at_end() { std::remove(path.c_str()); }
+  } const cleanup{path};
   std::size_t const file_bytes = colx::file_source(path).size();
 
   auto const totals = [](auto const& f) {

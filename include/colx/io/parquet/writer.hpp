@@ -16,12 +16,15 @@
 #include <colx/memory/current_resource.hpp>
 #include <colx/table/any_table.hpp>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <exception>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #if defined(_OPENMP)
 #  include <omp.h>
@@ -205,7 +208,9 @@ inline void write_table(any_table const& t, std::string const& path, parquet_wri
   }
   stream.synchronize();
 
-  std::string const partial = path + ".colx-partial";
+  // (a name of its own: writers of the same path, in threads or processes, do not meet before the rename)
+  static std::atomic<unsigned> writes{0};
+  std::string const partial = path + ".colx-partial-" + std::to_string(::getpid()) + "-" + std::to_string(writes++);
   output_file out(partial);
   out.write("PAR1", 4);
   std::vector<written_group> groups;
