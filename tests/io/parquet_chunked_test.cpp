@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// Reading parts of a Parquet file: a row window (skip_rows, num_rows) over the row groups read,
+// Reading parts of a Parquet file, or several files: a row window (skip_rows, num_rows) over the row
+// groups read, several files as one table or frame,
 // explain_read_parquet's plan against what the read then did, and the chunked readers: chunks
 // within max_rows (row groups cut into windows) and max_bytes, which together hand out every row
 // once, in order, with the values make_files.py wrote (tests/io/parquet/expected.hpp).
@@ -253,4 +254,34 @@ TEST_CASE("parquet_reader: a group-by streamed over a file three times the memor
   CHECK(sums(got).size() == 1009);
   // The same limit without chunks cannot read the file.
   CHECK_THROWS_AS(colx::read_parquet<file_schema>(path, {}, {}, limited), colx::out_of_memory);
+}
+
+TEST_CASE("read_parquet: several files, one after another", "[parquet]") {
+  std::vector<std::string> const files = {data("plain.parquet"), data("dict_snappy.parquet"), data("v2_zstd.parquet")};
+  colx::parquet_read_stats stats;
+  colx::parquet_read_options options;
+  options.columns = {"u", "dec", "i32", "s"};
+  options.stats = &stats;
+  colx::any_table const t = colx::read_parquet(files, options, {}, colx::test::backend_resource());
+  REQUIRE(t.num_rows() == 3 * file_rows);
+  CHECK(t.num_columns() == 4);
+  CHECK(stats.row_groups == 9);
+  for (std::int64_t f = 0; f < 3; ++f) {
+    INFO("file " << f);
+    check_table(colx::parquet::detail::slice_rows(t, f * file_rows, (f + 1) * file_rows, {}, colx::test::backend_resource()), 0);
+  }
+  // Typed: each file checked; a dictionary field has one dictionary over all of them.
+  using typed = schema<field<"i64", std::int64_t, not_null>, field<"s", colx::dictionary<colx::string_view, std::int8_t>>>;
+  auto const f = colx::read_parquet<typed>(files, {}, {}, colx::test::backend_resource());
+  REQUIRE(f.num_rows() == 3 * file_rows);
+  colx::any_table const ft = colx::to_table(f);
+  CHECK(ft["s"].type().id() == colx::type_id::dictionary);
+  CHECK(ft["s"].children().front().size() == 97);  // "s0" .. "s96", once
+  // Files that differ: one schema_error naming each problem; a row window is refused.
+  CHECK_THROWS_AS(colx::read_parquet(std::vector<std::string>{data("plain.parquet"), data("duckdb.parquet")}), colx::schema_error);
+  CHECK_THROWS_AS(colx::read_parquet<typed>(std::vector<std::string>{data("plain.parquet"), data("nested.parquet")}), colx::schema_error);
+  colx::parquet_read_options window;
+  window.num_rows = 5;
+  CHECK_THROWS_AS(colx::read_parquet(files, window), colx::logic_error);
+  CHECK_THROWS_AS(colx::read_parquet(std::vector<std::string>{}), colx::logic_error);
 }

@@ -92,6 +92,23 @@ template <class Schema>
   return parquet::detail::to_frame<Schema>(read_parquet(path, options, stream, mr), stream);
 }
 
+// Schema's columns from several files, one after another (each checked against the schema first;
+// one schema_error lists every file's problems), a dictionary field encoded over all of them.
+template <class Schema>
+[[nodiscard]] frame<Schema> read_parquet(std::vector<std::string> const& paths, parquet_read_options options = {}, stream_ref stream = {},
+                                         resource_ref mr = get_current_resource()) {
+  std::string problems;
+  for (auto const& p : paths) {
+    try {
+      options.columns = parquet::detail::check_schema<Schema>(read_parquet_metadata(p), p);
+    } catch (schema_error const& e) {
+      problems += std::string("\n") + e.what();
+    }
+  }
+  COLX_EXPECTS_AS(schema_error, problems.empty(), "read_parquet: files that do not match the schema:", problems);
+  return parquet::detail::to_frame<Schema>(read_parquet(paths, options, stream, mr), stream);
+}
+
 // The rows of Schema's columns that pass `where` (a colx expression over the schema's fields):
 // row groups whose statistics prove that no row passes are not read at all (options.stats counts
 // them), and the rows of the others are filtered by the next stage, fused into it as any filter

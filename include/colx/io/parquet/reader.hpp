@@ -9,10 +9,10 @@
 // strings measured (lengths, then a scan into offsets per column), everything decoded.
 #include <colx/column/any_column.hpp>
 #include <colx/column/bitmask.hpp>
+#include <colx/column/copying.hpp>
 #include <colx/exec/dispatch.hpp>
 #include <colx/io/file_source.hpp>
-#include <colx/io/parquet/file_schema.hpp>
-#include <colx/io/parquet/metadata.hpp>
+#include <colx/io/parquet/footer.hpp>
 #include <colx/io/parquet/page_decode.hpp>
 #include <colx/io/parquet/options.hpp>
 #include <colx/io/parquet/page_plan.hpp>
@@ -39,37 +39,6 @@
 #endif
 
 namespace colx {
-
-// A file's footer and its leaf columns as colx sees them.
-struct parquet_metadata {
-  parquet::file_metadata file;
-  std::size_t footer_bytes = 0;
-  std::vector<parquet::leaf_column> columns;
-};
-
-[[nodiscard]] inline parquet_metadata read_parquet_metadata(file_source const& file) {
-  std::string const& path = file.path();
-  std::uint8_t tail[8];
-  COLX_EXPECTS_AS(parquet_error, file.size() >= 12, path, ": ", file.size(), " bytes is too short for a Parquet file");
-  file.read(file.size() - 8, tail);
-  std::uint8_t head[4];
-  file.read(0, head);
-  COLX_EXPECTS_AS(parquet_error, std::memcmp(tail + 4, "PAR1", 4) == 0 && std::memcmp(head, "PAR1", 4) == 0, path,
-                  ": not a Parquet file (no PAR1 magic number at its start and end)");
-  std::uint32_t const length = parquet::detail::load_le32(tail);
-  COLX_EXPECTS_AS(parquet_error, length <= file.size() - 12, path, ": a footer of ", length, " bytes in a file of ", file.size());
-  std::vector<std::uint8_t> footer(length);
-  file.read(file.size() - 8 - length, footer);
-  parquet_metadata md;
-  md.file = parquet::parse_file_metadata(footer, path);
-  md.footer_bytes = length;
-  md.columns = parquet::leaf_columns(md.file, path);
-  return md;
-}
-
-[[nodiscard]] inline parquet_metadata read_parquet_metadata(std::string const& path) {
-  return read_parquet_metadata(file_source(path));
-}
 
 namespace parquet::detail {
 
@@ -357,6 +326,44 @@ inline std::vector<std::size_t> groups_to_read(parquet_metadata const& md, std::
   row_window const w = select_rows(md.file, groups_to_read(md, options.row_groups, path), options.skip_rows, options.num_rows, path);
   if (options.stats != nullptr) { options.stats->file_bytes_read += 12 + static_cast<std::int64_t>(md.footer_bytes); }
   return slice_rows(read_groups(file, md, leaves, w.groups, options.stats, stream, mr), w.begin, w.end, stream, mr);
+}
+
+// Several files' columns, one file after another: each must hold the columns read (options.columns,
+// else the first file's), of one type in all. The files are read one by one, then concatenated.
+[[nodiscard]] inline any_table read_parquet(std::vector<std::string> const& paths, parquet_read_options options = {}, stream_ref stream = {},
+                                            resource_ref mr = get_current_resource()) {
+  COLX_EXPECTS(!paths.empty(), "read_parquet: no files given");
+  if (paths.size() == 1) { return read_parquet(paths.front(), options, stream, mr); }
+  COLX_EXPECTS(options.row_groups.empty() && options.skip_rows == 0 && options.num_rows < 0,
+               "read_parquet: row groups and a row window count the rows of one file; over several files, read them one by one");
+  std::vector<any_table> parts;
+  parts.push_back(read_parquet(paths.front(), options, stream, mr));
+  if (options.columns.empty()) {
+    for (auto const& l : parts.front().labels()) { options.columns.push_back(l[0]); }
+  }
+  std::string problems;
+  for (std::size_t f = 1; f < paths.size(); ++f) {
+    parquet_metadata const md = read_parquet_metadata(paths[f]);
+    for (std::size_t j = 0; j < options.columns.size(); ++j) {
+      auto const it = std::find_if(md.columns.begin(), md.columns.end(), [&](auto const& c) { return c.name == options.columns[j]; });
+      data_type const want = parts.front().column(j).type();
+      if (it == md.columns.end()) {
+        problems += "\n  " + paths[f] + ": no column \"" + options.columns[j] + "\"";
+      } else if (it->unsupported.empty() && !(it->type == want)) {
+        problems += "\n  " + paths[f] + ": column \"" + options.columns[j] + "\" is " + it->type.to_string() + ", in " + paths.front() +
+                    " " + want.to_string();
+      }
+    }
+  }
+  COLX_EXPECTS_AS(schema_error, problems.empty(), "read_parquet: the files do not share the columns read:", problems);
+  for (std::size_t f = 1; f < paths.size(); ++f) { parts.push_back(read_parquet(paths[f], options, stream, mr)); }
+  any_table out;
+  for (std::size_t j = 0; j < options.columns.size(); ++j) {
+    std::vector<any_column_view> views;
+    for (auto const& t : parts) { views.push_back(any_column_view(t.column(j))); }
+    out.insert(parts.front().labels()[j], concatenate(views, stream, mr));
+  }
+  return out;
 }
 
 }  // namespace colx
