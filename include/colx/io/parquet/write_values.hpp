@@ -7,6 +7,7 @@
 #include <colx/column/any_column_view.hpp>
 #include <colx/column/bitmask.hpp>
 #include <colx/io/parquet/metadata.hpp>
+#include <colx/types/type_dispatch.hpp>
 
 #include <cstdint>
 #include <cstring>
