@@ -96,12 +96,9 @@ class gpu_unpacker {
   }
   gpu_unpacker(gpu_unpacker const&) = delete;
   gpu_unpacker& operator=(gpu_unpacker const&) = delete;
-  ~gpu_unpacker() {
-    for (cudaEvent_t e : _events) {  // (the buffers are freed on the caller's stream after the side streams' work)
-      (void)cudaStreamWaitEvent(_stream.value(), e, 0);
-      (void)cudaEventDestroy(e);
-    }
-    for (auto& b : _batches) { (void)cudaStreamDestroy(b.side); }
+  ~gpu_unpacker() {  // (after an error: the buffers are freed on the caller's stream once the side streams' work is done)
+    release_side_streams();
+    for (cudaEvent_t e : _events) { (void)cudaEventDestroy(e); }
   }
 
   // The slab's pages, unpacked into a buffer of its own: returns its address.
@@ -168,7 +165,7 @@ class gpu_unpacker {
       }
     }
     for (slab& s : _slabs) { s.in = buffer{}, s.copies = buffer{}; }
-    _batches.clear();
+    release_side_streams();
   }
 
  private:
@@ -187,6 +184,19 @@ class gpu_unpacker {
     buffer host, arrays, temp;
   };
 
+  // The caller's stream waits for every side stream's work, and the side streams go.
+  void release_side_streams() noexcept {
+    for (batch& b : _batches) {
+      cudaEvent_t done = nullptr;
+      if (cudaEventCreateWithFlags(&done, cudaEventDisableTiming) == cudaSuccess) {
+        (void)cudaEventRecord(done, b.side);
+        (void)cudaStreamWaitEvent(_stream.value(), done, 0);
+        (void)cudaEventDestroy(done);
+      }
+      (void)cudaStreamDestroy(b.side);
+    }
+    _batches.clear();
+  }
   cudaEvent_t event() {
     cudaEvent_t e = nullptr;
     COLX_CUDA_TRY(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
