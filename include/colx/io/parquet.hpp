@@ -8,12 +8,12 @@
 // colx cannot read. It reads only the schema's columns. A field declared as a dictionary
 // (dictionary<string_view, std::int8_t>, ...) over a column of its value type is dictionary-
 // encoded as it is read, so low-cardinality strings arrive as codes.
-#include <colx/frame/dictionary_encode.hpp>
 #include <colx/frame/pipeline.hpp>
 #include <colx/io/parquet/reader.hpp>
 #include <colx/io/parquet/row_group_filter.hpp>
 #include <colx/io/parquet/scan_plan.hpp>
 #include <colx/io/parquet/writer.hpp>
+#include <colx/io/typed_read.hpp>
 #include <colx/table/any_table.hpp>
 #include <colx/types/schema.hpp>
 
@@ -31,26 +31,10 @@ std::string field_problem(std::vector<leaf_column> const& columns) {
   auto const it = std::find_if(columns.begin(), columns.end(), [&](leaf_column const& c) { return c.name == name; });
   if (it == columns.end()) { return "\n  field \"" + name + "\" is not a column of the file"; }
   if (!it->unsupported.empty()) { return "\n  field \"" + name + "\": " + it->unsupported; }
-  data_type wanted;
-  if constexpr (dictionary_type<T>) {
-    wanted = data_type_of<typename T::value_type>();
-  } else {
-    wanted = data_type_of<T>();
-  }
+  data_type const wanted = io::detail::read_type<Field>();
   if (it->type == wanted) { return {}; }  // (a decimal's scale included)
   return "\n  field \"" + name + "\" is " + it->type.to_string() + " in the file, the schema wants " +
          (dictionary_type<T> ? "a dictionary of " : "") + wanted.to_string();
-}
-
-// Replaces a dictionary field's column by its dictionary encoding.
-template <class Field>
-void encode_if_dictionary(any_table& t, stream_ref stream) {
-  using T = typename Field::type;
-  if constexpr (dictionary_type<T>) {
-    label const l(std::string(Field::name.view()));
-    column_storage_t<typename T::value_type> const values{any_column(t[l])};
-    t.mutable_column(l) = encode<typename T::code_type>(values, stream).untyped();
-  }
 }
 
 // Every problem of reading Schema's fields from the file, one schema_error; the fields' names.
@@ -63,14 +47,7 @@ std::vector<std::string> check_schema(parquet_metadata const& md, std::string co
   }(static_cast<Schema const*>(nullptr));
 }
 
-// A read of Schema's columns as a frame: dictionary fields encoded, the types checked.
-template <class Schema>
-frame<Schema> to_frame(any_table t, stream_ref stream) {
-  [&]<class... Fields>(schema<Fields...> const*) {
-    (encode_if_dictionary<Fields>(t, stream), ...);
-  }(static_cast<Schema const*>(nullptr));
-  return t.template as<Schema>();
-}
+using io::detail::to_frame;
 
 // The row groups of `options` (all when none are named) that `where` may pass, by statistics.
 template <class Predicate>

@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// A CSV field's text read as a value, strictly: the whole field must be the value (spaces around
+// it allowed), so that type detection can trust a "no". Host and device code.
+//   integers    [+-]digits, into 64 bits (narrowed after the read to the smallest width that holds
+//               every value)
+//   decimals    [+-]digits[.digits] with at most `scale` digits after the point (none are rounded
+//               away), at most 18 digits in all
+//   doubles     as text::parse_floating: decimals, exponents, inf, nan
+//   booleans    true/false in any case, or the strings the options name
+//   dates       YYYY-MM-DD (month and day of one or two digits), a real day
+//   timestamps  a date, then ' ' or 'T', HH:MM[:SS[.fraction]] (to microseconds; more digits must
+//               be zeros), optionally 'Z'
+#include <colx/types/chrono.hpp>
+#include <colx/types/string_view.hpp>
+#include <colx/types/text_parse.hpp>
+
+#include <cstdint>
+
+namespace colx::csv::detail {
+
+using text::cursor;
+
+// Digits (at least one) into v; false past 18 digits.
+constexpr COLX_HOST_DEVICE bool read_digits(cursor& c, std::int64_t& v, int& count) {
+  v = 0;
+  count = 0;
+  for (; c.digit(); ++c.p) {
+    if (++count > 18) { return false; }
+    v = v * 10 + (*c.p - '0');
+  }
+  return count > 0;
+}
+
+constexpr COLX_HOST_DEVICE bool parse_int64(string_view s, std::int64_t& out) {
+  cursor c(s);
+  bool const negative = c.sign();
+  std::int64_t v = 0;
+  int n = 0;
+  if (!read_digits(c, v, n) || !c.done()) {
+    // 19 digits still fit when below 2^63: read them again with room for one more
+    cursor d(s);
+    bool const neg = d.sign();
+    uint128_t w = 0;
+    int k = 0;
+    for (; d.digit(); ++d.p) {
+      if (++k > 19) { return false; }
+      w = w * 10 + static_cast<unsigned>(*d.p - '0');
+    }
+    if (k == 0 || !d.done() || w > (static_cast<uint128_t>(1) << 63) - (neg ? 0 : 1)) { return false; }
+    out = neg ? static_cast<std::int64_t>(0 - static_cast<std::uint64_t>(w)) : static_cast<std::int64_t>(w);
+    return true;
+  }
+  out = negative ? -v : v;
+  return true;
+}
+
+// A decimal's unscaled value at `scale`; its digits after the point: `fraction` (at most scale).
+constexpr COLX_HOST_DEVICE bool parse_decimal64(string_view s, int scale, std::int64_t& out, int& fraction) {
+  cursor c(s);
+  bool const negative = c.sign();
+  std::int64_t v = 0;
+  int digits = 0;
+  bool any = false;
+  for (; c.digit(); ++c.p, any = true) {
+    if (++digits > 18) { return false; }
+    v = v * 10 + (*c.p - '0');
+  }
+  fraction = 0;
+  if (c.take('.')) {
+    for (; c.digit(); ++c.p, any = true) {
+      if (++fraction > scale || ++digits > 18) { return false; }
+      v = v * 10 + (*c.p - '0');
+    }
+  }
+  if (!any || !c.done()) { return false; }
+  for (int k = fraction; k < scale; ++k) {
+    if (++digits > 18) { return false; }
+    v *= 10;
+  }
+  out = negative ? -v : v;
+  return true;
+}
+
+// The digits after the point of a plain decimal ([+-]digits.digits, 18 digits at most), or -1
+// when it is not one.
+constexpr COLX_HOST_DEVICE int decimal_fraction_digits(string_view s) {
+  cursor c(s);
+  (void)c.sign();
+  int whole = 0, fraction = 0;
+  for (; c.digit(); ++c.p) { ++whole; }
+  if (!c.take('.')) { return -1; }
+  for (; c.digit(); ++c.p) { ++fraction; }
+  return c.done() && fraction > 0 && whole + fraction <= 18 ? fraction : -1;
+}
+
+constexpr COLX_HOST_DEVICE bool parse_double(string_view s, double& out) {
+  bool ok = false;
+  out = text::parse_floating<double>(s, ok);
+  return ok;
+}
+
+constexpr COLX_HOST_DEVICE bool parse_boolean(string_view s, bool& out) {
+  cursor const c(s);
+  if (text::is_word(c, "true")) {
+    out = true;
+    return true;
+  }
+  if (text::is_word(c, "false")) {
+    out = false;
+    return true;
+  }
+  return false;
+}
+
+// From `least` to `most` digits at c into v.
+constexpr COLX_HOST_DEVICE bool fixed_digits(cursor& c, int least, int most, int& v) {
+  v = 0;
+  int k = 0;
+  for (; k < most && c.digit(); ++k, ++c.p) { v = v * 10 + (*c.p - '0'); }
+  return k >= least;
+}
+
+constexpr COLX_HOST_DEVICE bool read_date(cursor& c, std::int32_t& days) {
+  bool const negative_year = c.take('-');
+  int y = 0, m = 0, d = 0;
+  if (!fixed_digits(c, 4, 4, y) || !c.take('-') || !fixed_digits(c, 1, 2, m) || !c.take('-') || !fixed_digits(c, 1, 2, d)) { return false; }
+  if (negative_year) { y = -y; }
+  if (m < 1 || m > 12 || d < 1) { return false; }
+  bool const leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  int const month_days[12] = {31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (d > month_days[m - 1]) { return false; }
+  days = colx::date(y, static_cast<unsigned>(m), static_cast<unsigned>(d)).ticks;
+  return true;
+}
+
+constexpr COLX_HOST_DEVICE bool parse_date(string_view s, std::int32_t& days) {
+  cursor c(s);
+  return read_date(c, days) && c.done();
+}
+
+// Microseconds since 1970-01-01 00:00:00.
+constexpr COLX_HOST_DEVICE bool parse_timestamp(string_view s, std::int64_t& micros) {
+  cursor c(s);
+  std::int32_t days = 0;
+  if (!read_date(c, days) || !(c.take(' ') || c.take('T'))) { return false; }
+  int h = 0, mi = 0, sec = 0;
+  if (!fixed_digits(c, 2, 2, h) || !c.take(':') || !fixed_digits(c, 2, 2, mi) || h > 23 || mi > 59) { return false; }
+  std::int64_t fraction = 0;
+  if (c.take(':')) {
+    if (!fixed_digits(c, 2, 2, sec) || sec > 59) { return false; }
+    if (c.take('.')) {
+      int k = 0;
+      for (; c.digit(); ++c.p, ++k) {
+        if (k < 6) {
+          fraction = fraction * 10 + (*c.p - '0');
+        } else if (*c.p != '0') {
+          return false;  // (below a microsecond)
+        }
+      }
+      if (k == 0) { return false; }
+      for (; k < 6; ++k) { fraction *= 10; }
+    }
+  }
+  (void)c.take('Z');
+  if (!c.done()) { return false; }
+  micros = ((static_cast<std::int64_t>(days) * 24 + h) * 60 + mi) * 60'000'000 + static_cast<std::int64_t>(sec) * 1'000'000 + fraction;
+  return true;
+}
+
+}  // namespace colx::csv::detail
