@@ -171,6 +171,11 @@ TEST_CASE("read_csv: other dialects, detected or given", "[csv]") {
   colx::csv_read_options o;
   o.escape = '\\';
   CHECK(strings(read(esc, o), "s") == std::vector<std::optional<std::string>>{"a\"b", "c\\"});
+  // TPC-H's .tbl: no header, a delimiter at every record's end (no column of it).
+  scratch_file const tbl("t.tbl", "1|abc|2.50|\n2|de|3.75|\n3||0.00|\n");
+  colx::any_table const tb = read(tbl);
+  REQUIRE(tb.num_columns() == 3);
+  CHECK(strings(tb, "column1") == std::vector<std::optional<std::string>>{"abc", "de", std::nullopt});
   // No header: every row is data; names column0, column1, ...
   scratch_file const nohead("nohead.csv", "1,2\n3,4\n");
   colx::any_table const w = read(nohead);

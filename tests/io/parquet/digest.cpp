@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // colx: host-only
-// colx_parquet_digest FILE...: reads each Parquet file with colx and prints one JSON line per
-// column: its type and scale, the count of non-null values, their sum (exact for integers,
-// decimals' unscaled values, dates' days and timestamps' ticks; strings: total bytes), min and max.
-// compare_duckdb.py computes the same with DuckDB from the same file and compares.
+// colx_parquet_digest FILE...: reads each file with colx (Parquet; CSV when its name ends in .csv,
+// .tbl, .tsv, or those and .gz or .zst) and prints one JSON line per column: its position, type
+// and scale, the count of non-null values, their sum (exact for integers, decimals' unscaled
+// values, dates' days and timestamps' ticks; strings: total bytes), min and max.
+// compare_duckdb.py (and tests/io/csv/compare_duckdb.py) compute the same with DuckDB from the same
+// file and compare.
 #include <colx/colx.hpp>
+#include <colx/io/csv.hpp>
 #include <colx/io/parquet.hpp>
 
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <optional>
 #include <string>
@@ -116,12 +120,19 @@ struct digest_fn {
 int main(int argc, char** argv) {
   try {
     for (int i = 1; i < argc; ++i) {
-      colx::any_table const t = colx::read_parquet(argv[i], {}, {}, colx::get_current_host_resource());
+      std::string const path = argv[i];
+      std::string base = path;
+      for (char const* packed : {".gz", ".zst"}) {
+        if (base.size() > std::strlen(packed) && base.ends_with(packed)) { base.resize(base.size() - std::strlen(packed)); }
+      }
+      bool const csv = base.ends_with(".csv") || base.ends_with(".tbl") || base.ends_with(".tsv");
+      colx::any_table const t = csv ? colx::read_csv(path, {}, {}, colx::get_current_host_resource())
+                                    : colx::read_parquet(path, {}, {}, colx::get_current_host_resource());
       for (std::size_t c = 0; c < t.num_columns(); ++c) {
         colx::any_column const& col = t.column(c);
         std::string const body = colx::type_dispatch(col.type(), digest_fn{col});
-        std::printf("{\"file\": %s, \"column\": %s, \"type\": \"%s\", \"scale\": %d, \"rows\": %lld, %s}\n",
-                    json_string(argv[i]).c_str(), json_string(t.labels()[c][0]).c_str(), colx::to_string(col.type().id()),
+        std::printf("{\"file\": %s, \"index\": %zu, \"column\": %s, \"type\": \"%s\", \"scale\": %d, \"rows\": %lld, %s}\n",
+                    json_string(argv[i]).c_str(), c + 1, json_string(t.labels()[c][0]).c_str(), colx::to_string(col.type().id()),
                     col.type().scale(), static_cast<long long>(col.size()), body.c_str());
       }
     }

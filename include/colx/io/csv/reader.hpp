@@ -127,11 +127,13 @@ inline std::int64_t line_of(char const* text, std::int64_t at) { return 1 + std:
   auto const rows = static_cast<size_type>(rows64);
 
   // The columns read: each field's column, or -1.
-  auto const n_fields = static_cast<std::int32_t>(sniffed.names.size());
+  auto const n_fields = static_cast<std::int32_t>(sniffed.names.size() + (sniffed.trailing_delimiter ? 1 : 0));
   std::vector<std::int32_t> column_of(static_cast<std::size_t>(n_fields), -1);
   std::vector<std::int32_t> field_of;
   if (options.columns.empty()) {
-    for (std::int32_t f = 0; f < n_fields; ++f) { column_of[static_cast<std::size_t>(f)] = f, field_of.push_back(f); }
+    for (std::int32_t f = 0; f < static_cast<std::int32_t>(sniffed.names.size()); ++f) {
+      column_of[static_cast<std::size_t>(f)] = f, field_of.push_back(f);
+    }
   } else {
     std::string missing;
     for (auto const& name : options.columns) {

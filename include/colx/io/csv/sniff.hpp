@@ -34,6 +34,7 @@ struct sniffed_type {
 struct sniff_result {
   dialect d;
   bool header = false;
+  bool trailing_delimiter = false;  // every record ends with a delimiter (TPC-H's .tbl): no last column
   std::vector<std::string> names;
   std::vector<sniffed_type> types;
 };
@@ -207,8 +208,13 @@ inline sniff_result sniff(char const* text, std::int64_t size, csv_read_options 
     r.header = all_text || !(with_first == without_first);
   }
   std::vector<data_type> const& types = r.header ? without_first : with_first;
+  // A delimiter at every record's end (the last field empty and unquoted everywhere, and unnamed)
+  // makes no column.
+  r.trailing_delimiter = n_columns > 1 && (!r.header || records[0].back().empty()) &&
+                         std::all_of(records.begin(), records.end(), [&](auto const& f) { return f.size() == n_columns && f.back().empty(); }) &&
+                         std::none_of(quoted.begin(), quoted.end(), [](auto const& q) { return q.back(); });
   std::set<std::string> seen;
-  for (std::size_t c = 0; c < n_columns; ++c) {
+  for (std::size_t c = 0; c + (r.trailing_delimiter ? 1 : 0) < n_columns; ++c) {
     std::string name = r.header && c < records[0].size() && !records[0][c].empty() ? records[0][c] : "column" + std::to_string(c);
     for (int k = 1; seen.count(name) > 0; ++k) { name = (r.header ? records[0][c] : "column" + std::to_string(c)) + "_" + std::to_string(k); }
     seen.insert(name);
