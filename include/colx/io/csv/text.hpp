@@ -7,7 +7,9 @@
 #include <colx/io/file_source.hpp>
 #include <colx/memory/buffer.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <exception>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -101,7 +103,23 @@ inline csv_text read_text(std::string const& path, resource_ref staging) {
     t.bytes = buffer(text.data(), memory_kind::host, text.size(), {}, staging);
   } else {
     t.bytes = buffer(file.size(), {}, staging);
-    file.read(0, std::span(static_cast<std::uint8_t*>(t.bytes.data()), file.size()));
+    // In pieces of 32 MiB, several at once: one thread reads the page cache at a few GB/s.
+    auto* const base = static_cast<std::uint8_t*>(t.bytes.data());
+    std::int64_t const piece = std::int64_t{32} << 20;
+    auto const pieces = static_cast<std::int64_t>((file.size() + piece - 1) / piece);
+    std::string failure;
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::int64_t k = 0; k < pieces; ++k) {
+      std::int64_t const at = k * piece;
+      std::int64_t const n = std::min<std::int64_t>(piece, static_cast<std::int64_t>(file.size()) - at);
+      try {
+        file.read(static_cast<std::uint64_t>(at), std::span(base + at, static_cast<std::size_t>(n)));
+      } catch (std::exception const& e) {
+#pragma omp critical
+        failure = e.what();
+      }
+    }
+    if (!failure.empty()) { throw io_error(failure); }
   }
   auto const* p = static_cast<unsigned char const*>(t.bytes.data());
   if (t.bytes.size() >= 3 && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf) { t.begin = 3; }
