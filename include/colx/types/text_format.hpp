@@ -42,11 +42,18 @@ constexpr COLX_HOST_DEVICE magnitude_t<T> magnitude(T v) noexcept {
 template <class T>
 struct integer_text {
   T value;
+  [[nodiscard]] constexpr COLX_HOST_DEVICE bool negative() const noexcept {
+    if constexpr (std::is_signed_v<T> || std::is_same_v<T, int128_t>) {
+      return value < 0;
+    } else {
+      return false;
+    }
+  }
   [[nodiscard]] constexpr COLX_HOST_DEVICE size_type size_bytes() const noexcept {
-    return (value < 0 ? 1 : 0) + detail::digits(detail::magnitude(value));
+    return (negative() ? 1 : 0) + detail::digits(detail::magnitude(value));
   }
   constexpr COLX_HOST_DEVICE void write_to(char* out) const noexcept {
-    if (value < 0) { *out = '-'; }
+    if (negative()) { *out = '-'; }
     detail::write_digits(detail::magnitude(value), out + size_bytes());
   }
 };

@@ -23,15 +23,16 @@ inline value_kind kind_of(data_type t, std::string const& column) {
   switch (t.id()) {
     case type_id::bool8: return value_kind::boolean;
     case type_id::int8: case type_id::int16: case type_id::int32: case type_id::int64:
-    case type_id::uint8: case type_id::uint16: case type_id::uint32: case type_id::uint64: return value_kind::int64;
+    case type_id::uint8: case type_id::uint16: case type_id::uint32: return value_kind::int64;
+    case type_id::uint64: return value_kind::uint64;
     case type_id::float32: case type_id::float64: return value_kind::float64;
     case type_id::decimal32: case type_id::decimal64: case type_id::decimal128:
       COLX_EXPECTS_AS(csv_error, t.scale() <= 0 && -t.scale() <= 18, "column \"", column, "\": a decimal of scale ", t.scale(),
                       " cannot be read from CSV (0 to 18 digits after the point)");
       return value_kind::decimal64;
     case type_id::timestamp_days: return value_kind::date32;
-    case type_id::timestamp_seconds: case type_id::timestamp_milliseconds: case type_id::timestamp_microseconds:
-    case type_id::timestamp_nanoseconds: return value_kind::timestamp_us;
+    case type_id::timestamp_seconds: case type_id::timestamp_milliseconds: case type_id::timestamp_microseconds: return value_kind::timestamp_us;
+    case type_id::timestamp_nanoseconds: return value_kind::timestamp_ns;
     case type_id::string: return value_kind::string;
     default: COLX_FAIL_AS(csv_error, "column \"", column, "\": CSV cannot be read as ", t.to_string());
   }
@@ -129,7 +130,6 @@ inline buffer convert_values(buffer values, value_kind k, data_type type, size_t
       case type_id::uint8: COLX_EXPECTS_AS(csv_error, fits(std::numeric_limits<std::uint8_t>{}), "column \"", column, "\" holds values outside uint8"); return run(static_cast<std::uint8_t*>(nullptr), 1, 1);
       case type_id::uint16: COLX_EXPECTS_AS(csv_error, fits(std::numeric_limits<std::uint16_t>{}), "column \"", column, "\" holds values outside uint16"); return run(static_cast<std::uint16_t*>(nullptr), 1, 1);
       case type_id::uint32: COLX_EXPECTS_AS(csv_error, fits(std::numeric_limits<std::uint32_t>{}), "column \"", column, "\" holds values outside uint32"); return run(static_cast<std::uint32_t*>(nullptr), 1, 1);
-      case type_id::uint64: COLX_EXPECTS_AS(csv_error, lo > hi || lo >= 0, "column \"", column, "\" holds negative values: not uint64"); return values;
       default: return values;  // int64
     }
   }
@@ -138,7 +138,6 @@ inline buffer convert_values(buffer values, value_kind k, data_type type, size_t
     switch (type.id()) {
       case type_id::timestamp_seconds: return run(static_cast<std::int64_t*>(nullptr), 1, 1'000'000);
       case type_id::timestamp_milliseconds: return run(static_cast<std::int64_t*>(nullptr), 1, 1'000);
-      case type_id::timestamp_nanoseconds: return run(static_cast<std::int64_t*>(nullptr), 1'000, 1);
       default: return values;
     }
   }

@@ -22,7 +22,7 @@ using colx::detail::atomic_add;
 using colx::detail::atomic_min;
 using colx::detail::atomic_or;
 
-enum class value_kind : std::uint8_t { boolean, int64, decimal64, float64, date32, timestamp_us, string };
+enum class value_kind : std::uint8_t { boolean, int64, uint64, decimal64, float64, date32, timestamp_us, timestamp_ns, string };
 
 struct column_task {
   value_kind kind = value_kind::string;
@@ -124,6 +124,12 @@ struct parse_rows_fn {
         break;
       }
       case value_kind::int64: ok = store(t, row, [&](std::int64_t& v) { return parse_int64(s, v); }); break;
+      case value_kind::uint64: {
+        std::uint64_t v = 0;
+        ok = parse_uint64(s, v);
+        if (ok) { std::memcpy(t.values + row * 8, &v, 8); }
+        break;
+      }
       case value_kind::decimal64: {
         int fraction = 0;
         ok = store(t, row, [&](std::int64_t& v) { return parse_decimal64(s, t.scale, v, fraction); });
@@ -141,7 +147,8 @@ struct parse_rows_fn {
         if (ok) { std::memcpy(t.values + row * 4, &v, 4); }
         break;
       }
-      case value_kind::timestamp_us: ok = store(t, row, [&](std::int64_t& v) { return parse_timestamp(s, v); }); break;
+      case value_kind::timestamp_us: ok = store(t, row, [&](std::int64_t& v) { return parse_timestamp(s, 6, v); }); break;
+      case value_kind::timestamp_ns: ok = store(t, row, [&](std::int64_t& v) { return parse_timestamp(s, 9, v); }); break;
       default: break;
     }
     if (ok) {

@@ -55,6 +55,20 @@ constexpr COLX_HOST_DEVICE bool parse_int64(string_view s, std::int64_t& out) {
   return true;
 }
 
+constexpr COLX_HOST_DEVICE bool parse_uint64(string_view s, std::uint64_t& out) {
+  cursor c(s);
+  (void)c.take('+');
+  uint128_t w = 0;
+  int k = 0;
+  for (; c.digit(); ++c.p) {
+    if (++k > 20) { return false; }
+    w = w * 10 + static_cast<unsigned>(*c.p - '0');
+  }
+  if (k == 0 || !c.done() || w > static_cast<uint128_t>(~std::uint64_t{0})) { return false; }
+  out = static_cast<std::uint64_t>(w);
+  return true;
+}
+
 // A decimal's unscaled value at `scale`; its digits after the point: `fraction` (at most scale).
 constexpr COLX_HOST_DEVICE bool parse_decimal64(string_view s, int scale, std::int64_t& out, int& fraction) {
   cursor c(s);
@@ -139,8 +153,9 @@ constexpr COLX_HOST_DEVICE bool parse_date(string_view s, std::int32_t& days) {
   return read_date(c, days) && c.done();
 }
 
-// Microseconds since 1970-01-01 00:00:00.
-constexpr COLX_HOST_DEVICE bool parse_timestamp(string_view s, std::int64_t& micros) {
+// Ticks of 10^-digits seconds since 1970-01-01 00:00:00 (digits 6: microseconds; 9: nanoseconds,
+// for about 292 years either side of 1970).
+constexpr COLX_HOST_DEVICE bool parse_timestamp(string_view s, int digits, std::int64_t& ticks) {
   cursor c(s);
   std::int32_t days = 0;
   if (!read_date(c, days) || !(c.take(' ') || c.take('T'))) { return false; }
@@ -152,20 +167,27 @@ constexpr COLX_HOST_DEVICE bool parse_timestamp(string_view s, std::int64_t& mic
     if (c.take('.')) {
       int k = 0;
       for (; c.digit(); ++c.p, ++k) {
-        if (k < 6) {
+        if (k < digits) {
           fraction = fraction * 10 + (*c.p - '0');
         } else if (*c.p != '0') {
-          return false;  // (below a microsecond)
+          return false;  // (below the unit)
         }
       }
       if (k == 0) { return false; }
-      for (; k < 6; ++k) { fraction *= 10; }
+      for (; k < digits; ++k) { fraction *= 10; }
     }
   }
   (void)c.take('Z');
   if (!c.done()) { return false; }
-  micros = ((static_cast<std::int64_t>(days) * 24 + h) * 60 + mi) * 60'000'000 + static_cast<std::int64_t>(sec) * 1'000'000 + fraction;
+  std::int64_t per_second = 1;
+  for (int k = 0; k < digits; ++k) { per_second *= 10; }
+  std::int64_t const seconds = ((static_cast<std::int64_t>(days) * 24 + h) * 60 + mi) * 60 + sec;
+  constexpr std::int64_t largest = static_cast<std::int64_t>(~std::uint64_t{0} >> 1);
+  if (seconds > (largest - fraction) / per_second || seconds < -(largest / per_second) + 1) { return false; }  // (beyond 64 bits)
+  ticks = seconds * per_second + fraction;
   return true;
 }
+
+constexpr COLX_HOST_DEVICE bool parse_timestamp(string_view s, std::int64_t& micros) { return parse_timestamp(s, 6, micros); }
 
 }  // namespace colx::csv::detail

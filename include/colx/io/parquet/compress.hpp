@@ -11,7 +11,7 @@
 namespace colx::parquet {
 
 // `in` compressed with codec c (one the build can read) into `out`, replacing its contents.
-inline void compress(codec c, std::span<std::uint8_t const> in, std::vector<std::uint8_t>& out, int level) {
+inline void compress(codec c, std::span<std::uint8_t const> in, std::vector<std::uint8_t>& out, [[maybe_unused]] int level) {
   COLX_EXPECTS_AS(parquet_error, can_decompress(c), missing_codec_message(c));
   switch (c) {
 #if defined(COLX_WITH_SNAPPY)

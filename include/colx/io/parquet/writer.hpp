@@ -11,20 +11,15 @@
 // (with TypeDefinedOrder, so readers trust them) and the byte arrays' size statistics. The file
 // is written beside its path and renamed into place when whole: a failed write leaves no file.
 #include <colx/column/copying.hpp>
-#include <colx/io/file_source.hpp>
+#include <colx/io/file_sink.hpp>
 #include <colx/io/parquet/write_chunk.hpp>
 #include <colx/memory/current_resource.hpp>
 #include <colx/table/any_table.hpp>
 
-#include <atomic>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <exception>
 #include <string>
 #include <vector>
-
-#include <unistd.h>
 
 #if defined(_OPENMP)
 #  include <omp.h>
@@ -45,36 +40,6 @@ struct parquet_write_options {
 };
 
 namespace parquet::detail {
-
-struct output_file {
-  explicit output_file(std::string const& path) : _path(path), _file(std::fopen(path.c_str(), "wb")) {
-    if (_file == nullptr) { throw io_error(path + ": cannot be written (" + std::strerror(errno) + ")"); }
-  }
-  output_file(output_file const&) = delete;
-  ~output_file() {
-    if (_file != nullptr) {
-      std::fclose(_file);
-      std::remove(_path.c_str());  // (not closed by close(): the write failed)
-    }
-  }
-  void write(void const* p, std::size_t n) {
-    if (n > 0 && std::fwrite(p, 1, n, _file) != n) { throw io_error(_path + ": write failed (" + std::strerror(errno) + ")"); }
-    _offset += static_cast<std::int64_t>(n);
-  }
-  [[nodiscard]] std::int64_t offset() const noexcept { return _offset; }
-  void close() {
-    int const rc = std::fclose(std::exchange(_file, nullptr));
-    if (rc != 0) {
-      std::remove(_path.c_str());
-      throw io_error(_path + ": write failed at close (" + std::strerror(errno) + ")");
-    }
-  }
-
- private:
-  std::string _path;
-  std::FILE* _file;
-  std::int64_t _offset = 0;
-};
 
 struct written_column {
   std::string name;
@@ -208,10 +173,7 @@ inline void write_table(any_table const& t, std::string const& path, parquet_wri
   }
   stream.synchronize();
 
-  // (a name of its own: writers of the same path, in threads or processes, do not meet before the rename)
-  static std::atomic<unsigned> writes{0};
-  std::string const partial = path + ".colx-partial-" + std::to_string(::getpid()) + "-" + std::to_string(writes++);
-  output_file out(partial);
+  file_sink out(path);
   out.write("PAR1", 4);
   std::vector<written_group> groups;
   std::int64_t const rows = t.num_rows();
@@ -261,11 +223,7 @@ inline void write_table(any_table const& t, std::string const& path, parquet_wri
                                   static_cast<std::uint8_t>(meta.size() >> 16), static_cast<std::uint8_t>(meta.size() >> 24)};
   out.write(length, 4);
   out.write("PAR1", 4);
-  out.close();
-  if (std::rename(partial.c_str(), path.c_str()) != 0) {
-    std::remove(partial.c_str());
-    throw io_error(path + ": cannot be replaced (" + std::strerror(errno) + ")");
-  }
+  out.commit();
 }
 
 }  // namespace parquet::detail
