@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // colx: host-only
-// colx-schema FILE.parquet: prints the colx::schema<...> declaration of a Parquet file's columns
-// (names, types, nullability), to paste into code that reads it with read_parquet<Schema>. Columns
-// colx cannot read yet are listed as comments saying why. Without an argument it describes one
-// of the test files.
+// colx-schema FILE: prints the colx::schema<...> declaration of a Parquet file's columns (names,
+// types, nullability), to paste into code that reads it with read_parquet<Schema>, or of a CSV
+// file's (.csv, .tsv, .tbl, also .gz or .zst) as read_csv detects them from a sample, for
+// read_csv<Schema>. Parquet columns colx cannot read yet are listed as comments saying why.
+// Without an argument it describes one of the test files.
+#include <colx/io/csv.hpp>
 #include <colx/io/parquet.hpp>
 
 #include <cctype>
@@ -55,6 +57,22 @@ std::string schema_name(std::string const& path) {
 int main(int argc, char** argv) {
   std::string const path = argc > 1 ? argv[1] : "../tests/io/parquet/data/dict_snappy.parquet";
   try {
+    std::string base = path;
+    for (char const* packed : {".gz", ".zst"}) {
+      if (base.ends_with(packed)) { base.resize(base.size() - std::string(packed).size()); }
+    }
+    if (base.ends_with(".csv") || base.ends_with(".tsv") || base.ends_with(".tbl")) {
+      colx::csv_schema const s = colx::sniff_csv(path);
+      std::printf("// %s: CSV, delimiter '%s', %s; types from a sample (integers as int64: read_csv narrows them)\n", path.c_str(),
+                  s.delimiter == '\t' ? "\\t" : std::string(1, s.delimiter).c_str(), s.header ? "a header" : "no header");
+      std::string fields;
+      for (auto const& [name, type] : s.columns) {
+        fields += fields.empty() ? "" : ",\n";
+        fields += "    colx::field<\"" + name + "\", " + cpp_type(type) + ">";
+      }
+      std::printf("using %s = colx::schema<\n%s>;\n", schema_name(path).c_str(), fields.c_str());
+      return 0;
+    }
     colx::parquet_metadata const md = colx::read_parquet_metadata(path);
     std::printf("// %s: %lld rows in %zu row groups\n", path.c_str(), static_cast<long long>(md.file.num_rows),
                 md.file.row_groups.size());

@@ -297,3 +297,19 @@ TEST_CASE("read_csv: compressed files, by their extension", "[csv]") {
   CHECK_THROWS_AS(read(cut_zst), colx::csv_error);
 #endif
 }
+
+TEST_CASE("sniff_csv: the dialect, header and types from the start of a file", "[csv]") {
+  scratch_file const f("sniff.csv", main_text(3000));
+  colx::csv_schema const s = colx::sniff_csv(f.path);
+  CHECK(s.delimiter == ',');
+  CHECK(s.header);
+  REQUIRE(s.columns.size() == 9);
+  CHECK(s.columns[0] == std::pair<std::string, colx::data_type>{"id", colx::data_type(type_id::int64)});  // (not narrowed yet)
+  CHECK(s.columns[2].second == colx::data_type(type_id::decimal64, -2, 18));
+  CHECK(s.columns[7].second.id() == type_id::string);
+  scratch_file const tbl("sniff.tbl", "1|a|\n2|b|\n");
+  colx::csv_schema const t = colx::sniff_csv(tbl.path);
+  CHECK(t.delimiter == '|');
+  CHECK_FALSE(t.header);
+  CHECK(t.columns.size() == 2);
+}

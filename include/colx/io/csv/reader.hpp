@@ -282,4 +282,39 @@ inline std::int64_t line_of(char const* text, std::int64_t at) { return 1 + std:
   return out;
 }
 
+// What read_csv would detect in a file, from its first 8 sample sizes of text only (a compressed
+// file is decompressed whole): the dialect, the header, and each column's name and type, before
+// a full read narrows integers to the width that holds them (here: int64) and widens a type that
+// a value past the samples does not fit.
+struct csv_schema {
+  char delimiter = ',', quote = '"';
+  bool header = false;
+  std::vector<std::pair<std::string, data_type>> columns;
+};
+
+[[nodiscard]] inline csv_schema sniff_csv(std::string const& path, csv_read_options const& options = {}) {
+  using namespace csv::detail;
+  csv_schema out;
+  auto const fill = [&](char const* text, std::int64_t size, bool complete) {
+    sniff_result const r = sniff(text, size, options, complete);
+    out.delimiter = r.d.delimiter, out.quote = r.d.quote, out.header = r.header;
+    for (std::size_t c = 0; c < r.names.size(); ++c) { out.columns.emplace_back(r.names[c], r.types[c].type); }
+  };
+  if (ends_with(path, ".gz") || ends_with(path, ".zst")) {
+    csv_text const t = read_text(path, get_current_host_resource());
+    fill(t.data(), t.size(), true);
+    return out;
+  }
+  file_source const file(path);
+  auto const n = std::min<std::uint64_t>(file.size(), static_cast<std::uint64_t>(std::max<std::int64_t>(options.sample_bytes, 4096)) * 8);
+  std::vector<char> text(n);
+  file.read(0, std::span(reinterpret_cast<std::uint8_t*>(text.data()), text.size()));
+  std::int64_t const bom = n >= 3 && static_cast<unsigned char>(text[0]) == 0xef && static_cast<unsigned char>(text[1]) == 0xbb &&
+                                   static_cast<unsigned char>(text[2]) == 0xbf
+                               ? 3
+                               : 0;
+  fill(text.data() + bom, static_cast<std::int64_t>(n) - bom, n == file.size());
+  return out;
+}
+
 }  // namespace colx

@@ -133,8 +133,9 @@ inline data_type widen(data_type t, std::string_view value) {
   return data_type(type_id::string);
 }
 
-// The sniffer's verdicts over the text's samples; what the options give is kept.
-inline sniff_result sniff(char const* text, std::int64_t size, csv_read_options const& o) {
+// The sniffer's verdicts over the text's samples; what the options give is kept. `complete`: the
+// text is the whole file (else a record it cuts at its end is not sampled).
+inline sniff_result sniff(char const* text, std::int64_t size, csv_read_options const& o, bool complete = true) {
   // Samples: the start, and four places after it, each from its first newline on.
   std::int64_t const chunk = std::max<std::int64_t>(o.sample_bytes, 4096);
   std::vector<std::pair<std::int64_t, std::int64_t>> places{{0, std::min(size, chunk)}};
@@ -158,7 +159,7 @@ inline sniff_result sniff(char const* text, std::int64_t size, csv_read_options 
     }
   }
   places.front().first = start;
-  bool const whole = places.front().second == size;
+  bool const whole = complete && places.front().second == size;
   // The dialect: the most records of one field count, more than one field, then more fields.
   std::vector<char> const delimiters = o.delimiter ? std::vector<char>{*o.delimiter} : std::vector<char>{',', '|', ';', '\t'};
   std::vector<char> const quotes = o.quote ? std::vector<char>{*o.quote} : std::vector<char>{'"', '\''};
@@ -177,7 +178,7 @@ inline sniff_result sniff(char const* text, std::int64_t size, csv_read_options 
   auto records = sample_records(text, places.front().first, places.front().second, whole, r.d, 20000, &quoted);
   std::size_t const first_more = records.size();
   for (std::size_t k = 1; k < places.size(); ++k) {
-    auto more = sample_records(text, places[k].first, places[k].second, places[k].second == size, r.d, 5000, &quoted);
+    auto more = sample_records(text, places[k].first, places[k].second, complete && places[k].second == size, r.d, 5000, &quoted);
     records.insert(records.end(), more.begin(), more.end());
   }
   std::size_t const n_columns = records.empty() ? 0 : split_score(records).second;
