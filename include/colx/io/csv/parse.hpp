@@ -103,11 +103,11 @@ struct parse_rows_fn {
   COLX_HOST_DEVICE void read_field(column_task const& t, std::int64_t row, field_span const& f) const {
     std::int64_t const n = f.end - f.begin;
     char const* const p = text + f.begin;
-    if (copy_strings) {
-      if (t.kind == value_kind::string && t.chars != nullptr) { unescape(text, f, d, t.chars + t.offsets[row]); }
+    bool const is_null = !f.quoted && nulls.contains(p, n);
+    if (copy_strings) {  // (a null's text is not copied: its length is 0, and the next row's bytes start there)
+      if (t.kind == value_kind::string && t.chars != nullptr && !is_null) { unescape(text, f, d, t.chars + t.offsets[row]); }
       return;
     }
-    bool const is_null = !f.quoted && nulls.contains(p, n);
     if (t.kind == value_kind::string) {
       t.lengths[row] = is_null ? 0 : static_cast<std::int32_t>(n - f.escapes);
       if (!is_null) { set_valid(t, row); }
