@@ -228,6 +228,30 @@ TEST_CASE("read_csv: options", "[csv]") {
   CHECK_THROWS_AS(read(f, o), colx::schema_error);
 }
 
+TEST_CASE("read_csv: a decimal comma, words for booleans, UTF-8", "[csv]") {
+  scratch_file const f("european.csv", "price;ok;name\n1,50;ja;Zoë\n-2,25;nein;Ærø\n3;ja;\n");
+  colx::csv_read_options o;
+  o.decimal_point = ',';
+  o.true_strings = {"ja"};
+  o.false_strings = {"nein"};
+  colx::any_table const t = read(f, o);
+  CHECK(t["price"].type() == colx::data_type(type_id::decimal64, -2, 18));
+  auto const price = values<colx::decimal64>(t, "price");
+  CHECK(price[0]->unscaled == 150);
+  CHECK(price[1]->unscaled == -225);
+  CHECK(price[2]->unscaled == 300);
+  CHECK(values<bool>(t, "ok") == std::vector<std::optional<bool>>{true, false, true});
+  CHECK(strings(t, "name") == std::vector<std::optional<std::string>>{"Zoë", "Ærø", std::nullopt});
+  // Bytes that are not UTF-8 in a string: an error naming the line, or a null.
+  scratch_file const bad("latin1.csv", "name,n\nok,1\nZo\xeb,2\n");
+  CHECK_THROWS_WITH(read(bad), Catch::Contains("line 3") && Catch::Contains("column \"name\"") && Catch::Contains("not UTF-8"));
+  colx::csv_read_options nulls;
+  nulls.errors_become_nulls = true;
+  CHECK(strings(read(bad, nulls), "name") == std::vector<std::optional<std::string>>{"ok", std::nullopt});
+  nulls.check_utf8 = false;
+  CHECK(strings(read(bad, nulls), "name") == std::vector<std::optional<std::string>>{"ok", "Zo\xeb"});
+}
+
 TEST_CASE("read_csv<Schema>: typed, a dictionary field encoded", "[csv]") {
   scratch_file const f("typed.csv", "city,n,price\nOslo,1,1.50\nLima,2,2.25\nOslo,3,\n");
   using S = colx::schema<colx::field<"city", colx::dictionary<colx::string_view, std::int8_t>>, colx::field<"n", std::int32_t>,

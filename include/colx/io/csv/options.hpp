@@ -37,6 +37,9 @@ struct csv_read_options {
   char comment = '\0';                      // lines starting with it are skipped; none by default
   std::int64_t skip_rows = 0;               // records skipped before the header (or the data)
   std::vector<std::string> null_strings{""};  // unquoted fields read as null (at most 8, 120 bytes)
+  std::vector<std::string> true_strings, false_strings;  // booleans besides true/false (at most 8 each)
+  char decimal_point = '.';                 // of decimals and doubles (',' with another delimiter)
+  bool check_utf8 = true;                   // a string that is not UTF-8 is an error (or a null)
   std::vector<std::string> columns;         // to read, in the file's order; empty: all
   std::map<std::string, data_type> types;   // by column name, overriding detection
   std::int64_t row_limit = -1;              // data records read at most; negative: all

@@ -73,6 +73,9 @@ struct parse_rows_fn {
   std::int32_t const* column_of;  // a field's column, or -1: not read
   std::int32_t fields;            // the records' field count
   text_list nulls;
+  text_list trues, falses;        // more words for booleans (true/false in any case always read)
+  char decimal_point;             // of decimals and doubles ('.' or, say, ',')
+  bool check_utf8;                // strings must be UTF-8
   bool copy_strings;              // the second pass
   bool errors_become_nulls;
   std::int64_t* first_error;      // encode_error's minimum; starts at the largest int64
@@ -105,21 +108,31 @@ struct parse_rows_fn {
     char const* const p = text + f.begin;
     bool const is_null = !f.quoted && nulls.contains(p, n);
     if (copy_strings) {  // (a null's text is not copied: its length is 0, and the next row's bytes start there)
-      if (t.kind == value_kind::string && t.chars != nullptr && !is_null) { unescape(text, f, d, t.chars + t.offsets[row]); }
+      if (t.kind == value_kind::string && t.chars != nullptr && !is_null && (!check_utf8 || valid_utf8(p, n))) {
+        unescape(text, f, d, t.chars + t.offsets[row]);
+      }
       return;
     }
     if (t.kind == value_kind::string) {
-      t.lengths[row] = is_null ? 0 : static_cast<std::int32_t>(n - f.escapes);
-      if (!is_null) { set_valid(t, row); }
+      bool const ok = is_null || !check_utf8 || valid_utf8(p, n);
+      t.lengths[row] = is_null || !ok ? 0 : static_cast<std::int32_t>(n - f.escapes);
+      if (ok && !is_null) { set_valid(t, row); }
+      if (!ok) { failed(t, row); }
       return;
     }
     if (is_null || (f.quoted && n == 0)) { return; }
-    string_view const s(p, static_cast<size_type>(n));
+    char local[64];  // (a number with another decimal point, rewritten with '.')
+    string_view s(p, static_cast<size_type>(n));
+    if (decimal_point != '.' && (t.kind == value_kind::decimal64 || t.kind == value_kind::float64) && n <= 64) {
+      for (std::int64_t i = 0; i < n; ++i) { local[i] = p[i] == decimal_point ? '.' : p[i] == '.' ? decimal_point : p[i]; }
+      s = string_view(local, static_cast<size_type>(n));
+    }
     bool ok = false;
     switch (t.kind) {
       case value_kind::boolean: {
         bool v = false;
         ok = parse_boolean(s, v);
+        if (!ok && (trues.contains(p, n) || falses.contains(p, n))) { ok = true, v = trues.contains(p, n); }
         if (ok) { t.values[row] = v ? 1 : 0; }
         break;
       }
@@ -155,6 +168,11 @@ struct parse_rows_fn {
       set_valid(t, row);
       return;
     }
+    failed(t, row);
+  }
+
+  // A value that does not read: the column's first failing row, then a null counted or the error.
+  COLX_HOST_DEVICE void failed(column_task const& t, std::int64_t row) const {
     atomic_min(t.first_failed, row);
     if (errors_become_nulls) {
       atomic_add(t.nulled, std::int64_t{1});

@@ -79,6 +79,19 @@ inline record_spans find_records(char const* text, std::int64_t size, dialect co
   return r;
 }
 
+// Up to 8 short words (120 bytes in all) as the parse pass compares them.
+inline text_list word_list(std::vector<std::string> const& words, char const* what) {
+  text_list out;
+  COLX_EXPECTS(words.size() <= 8, "read_csv: at most 8 ", what, ", got ", words.size());
+  for (auto const& w : words) {
+    COLX_EXPECTS(out.offsets[out.count] + w.size() <= sizeof out.bytes, "read_csv: the ", what, " hold more than 120 bytes");
+    std::memcpy(out.bytes + out.offsets[out.count], w.data(), w.size());
+    out.offsets[out.count + 1] = static_cast<std::uint8_t>(out.offsets[out.count] + w.size());
+    ++out.count;
+  }
+  return out;
+}
+
 // Field `field` of the record at [begin, end) of the host text, unescaped.
 inline std::string field_text(char const* text, std::int64_t begin, std::int64_t end, dialect const& d, std::int32_t field) {
   std::string out;
@@ -109,7 +122,6 @@ inline std::int64_t line_of(char const* text, std::int64_t at) { return 1 + std:
 #else
   resource_ref const staging = get_current_host_resource();
 #endif
-  COLX_EXPECTS(options.null_strings.size() <= 8, "read_csv: at most 8 null strings, got ", options.null_strings.size());
   csv_text const host = read_text(path, staging);
   sniff_result sniffed = sniff(host.data(), host.size(), options);
   dialect const d = sniffed.d;
@@ -153,13 +165,9 @@ inline std::int64_t line_of(char const* text, std::int64_t at) { return 1 + std:
     }
   }
   std::size_t const n_columns = field_of.size();
-  text_list nulls;
-  for (auto const& n : options.null_strings) {
-    COLX_EXPECTS(nulls.offsets[nulls.count] + n.size() <= sizeof nulls.bytes, "read_csv: the null strings hold more than 120 bytes");
-    std::memcpy(nulls.bytes + nulls.offsets[nulls.count], n.data(), n.size());
-    nulls.offsets[nulls.count + 1] = static_cast<std::uint8_t>(nulls.offsets[nulls.count] + n.size());
-    ++nulls.count;
-  }
+  text_list const nulls = word_list(options.null_strings, "null_strings");
+  text_list const trues = word_list(options.true_strings, "true_strings");
+  text_list const falses = word_list(options.false_strings, "false_strings");
 
   // Parse (again while a detected type widens).
   auto const parsing = clock::now();
@@ -197,7 +205,7 @@ inline std::int64_t line_of(char const* text, std::int64_t at) { return 1 + std:
     colx::detail::copy_bytes(counter, counters.kind(), init.data(), memory_kind::host, init.size() * 8, stream);
     task_array = buffer(tasks.data(), memory_kind::host, tasks.size() * sizeof(column_task), stream, mr);
     parse_rows_fn const parse{text, starts, ends, d, static_cast<column_task const*>(task_array.data()),
-                              static_cast<std::int32_t const*>(fields_map.data()), n_fields, nulls, false, options.errors_become_nulls,
+                              static_cast<std::int32_t const*>(fields_map.data()), n_fields, nulls, trues, falses, options.decimal_point, options.check_utf8, false, options.errors_become_nulls,
                               counter, counter + 1};
     on_backend(kind, stream, [&](auto const& exec) { exec.for_each_n(rows, parse); });
     counts = to_host<std::int64_t>(counter, counters.kind(), init.size(), stream);
@@ -208,7 +216,7 @@ inline std::int64_t line_of(char const* text, std::int64_t at) { return 1 + std:
       std::int64_t const bad_row = counts[2 + 2 * c];
       if (!st.detected || bad_row == std::numeric_limits<std::int64_t>::max() || st.type.id() == type_id::string) { continue; }
       st.type = widen(st.type, field_text(host.data(), to_host<std::int64_t>(starts + bad_row, kind, 1, stream)[0],
-                                          to_host<std::int64_t>(ends + bad_row, kind, 1, stream)[0], d, field_of[c]));
+                                          to_host<std::int64_t>(ends + bad_row, kind, 1, stream)[0], d, field_of[c]), options);
       widened = true;
     }
     if (!widened) { break; }
@@ -222,6 +230,8 @@ inline std::int64_t line_of(char const* text, std::int64_t at) { return 1 + std:
     switch (code) {
       case error_value: {
         auto const f = static_cast<std::size_t>(field_of[at]);
+        COLX_EXPECTS_AS(csv_error, sniffed.types[f].type.id() != type_id::string, where, ", column \"", sniffed.names[f],
+                        "\": bytes that are not UTF-8 (set check_utf8 = false to take them as they are, or errors_become_nulls)");
         COLX_FAIL_AS(csv_error, where, ", column \"", sniffed.names[f], "\": a value that is not ", sniffed.types[f].type.to_string(),
                      " (give the column's type in options.types, or set errors_become_nulls)");
       }
@@ -250,7 +260,7 @@ inline std::int64_t line_of(char const* text, std::int64_t at) { return 1 + std:
   if (any_strings) {
     task_array = buffer(tasks.data(), memory_kind::host, tasks.size() * sizeof(column_task), stream, mr);
     parse_rows_fn const copy{text, starts, ends, d, static_cast<column_task const*>(task_array.data()),
-                             static_cast<std::int32_t const*>(fields_map.data()), n_fields, nulls, true, options.errors_become_nulls,
+                             static_cast<std::int32_t const*>(fields_map.data()), n_fields, nulls, trues, falses, options.decimal_point, options.check_utf8, true, options.errors_become_nulls,
                              counter, counter + 1};
     on_backend(kind, stream, [&](auto const& exec) { exec.for_each_n(rows, copy); });
   }

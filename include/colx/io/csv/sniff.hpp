@@ -84,8 +84,25 @@ inline std::pair<double, std::size_t> split_score(std::vector<std::vector<std::s
   return {records.empty() ? 0.0 : static_cast<double>(best) / static_cast<double>(records.size()), mode};
 }
 
-// The narrowest candidate type that reads every value (null markers left out).
-inline data_type detect_type(std::vector<std::string_view> const& values) {
+// The narrowest candidate type that reads every value (null markers left out): a value holding
+// the options' decimal point reads with '.' there; the options' true and false words are booleans.
+inline data_type detect_type(std::vector<std::string_view> const& values, csv_read_options const& o = {}) {
+  if (o.decimal_point != '.' || !o.true_strings.empty() || !o.false_strings.empty()) {
+    std::vector<std::string> rewritten;
+    for (auto v : values) {
+      std::string s(v);
+      bool const word = std::find(o.true_strings.begin(), o.true_strings.end(), s) != o.true_strings.end() ||
+                        std::find(o.false_strings.begin(), o.false_strings.end(), s) != o.false_strings.end();
+      if (word) {
+        s = "true";
+      } else if (o.decimal_point != '.') {
+        for (char& c : s) { c = c == o.decimal_point ? '.' : c == '.' ? o.decimal_point : c; }
+      }
+      rewritten.push_back(std::move(s));
+    }
+    std::vector<std::string_view> views(rewritten.begin(), rewritten.end());
+    return detect_type(views);
+  }
   auto const all = [&](auto&& reads) { return std::all_of(values.begin(), values.end(), reads); };
   auto const sv = [](std::string_view v) { return string_view(v.data(), static_cast<size_type>(v.size())); };
   if (values.empty()) { return data_type(type_id::string); }
@@ -113,8 +130,8 @@ inline data_type detect_type(std::vector<std::string_view> const& values) {
 }
 
 // The narrowest type that reads the values of type t and `value` too (which t does not read).
-inline data_type widen(data_type t, std::string_view value) {
-  data_type const v = detect_type({value});
+inline data_type widen(data_type t, std::string_view value, csv_read_options const& o = {}) {
+  data_type const v = detect_type({value}, o);
   auto const numeric = [](data_type x) {
     return x.id() == type_id::int64 || x.id() == type_id::decimal64 || x.id() == type_id::float64;
   };
@@ -194,8 +211,8 @@ inline sniff_result sniff(char const* text, std::int64_t size, csv_read_options 
   };
   std::vector<data_type> with_first(n_columns), without_first(n_columns);
   for (std::size_t c = 0; c < n_columns; ++c) {
-    with_first[c] = detect_type(column_values(c, 0));
-    without_first[c] = detect_type(column_values(c, 1));
+    with_first[c] = detect_type(column_values(c, 0), o);
+    without_first[c] = detect_type(column_values(c, 1), o);
   }
   if (o.header) {
     r.header = *o.header;

@@ -114,6 +114,29 @@ constexpr COLX_HOST_DEVICE bool parse_double(string_view s, double& out) {
   return ok;
 }
 
+// Whether bytes [p, p + n) are UTF-8: no stray continuation byte, no overlong form, no surrogate,
+// nothing past U+10FFFF, no sequence cut short.
+constexpr COLX_HOST_DEVICE bool valid_utf8(char const* p, std::int64_t n) {
+  auto const* u = reinterpret_cast<unsigned char const*>(p);
+  for (std::int64_t i = 0; i < n;) {
+    unsigned const b = u[i];
+    if (b < 0x80) {
+      ++i;
+      continue;
+    }
+    int const len = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 0;
+    if (len == 0 || b > 0xf4 || b == 0xc0 || b == 0xc1 || i + len > n) { return false; }
+    unsigned c = b & (0x7fu >> len);
+    for (int k = 1; k < len; ++k) {
+      if ((u[i + k] & 0xc0) != 0x80) { return false; }
+      c = (c << 6) | (u[i + k] & 0x3fu);
+    }
+    if ((len == 3 && (c < 0x800 || (c >= 0xd800 && c <= 0xdfff))) || (len == 4 && (c < 0x10000 || c > 0x10ffff))) { return false; }
+    i += len;
+  }
+  return true;
+}
+
 constexpr COLX_HOST_DEVICE bool parse_boolean(string_view s, bool& out) {
   cursor const c(s);
   if (text::is_word(c, "true")) {
