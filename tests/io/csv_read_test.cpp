@@ -252,6 +252,27 @@ TEST_CASE("read_csv: a decimal comma, words for booleans, UTF-8", "[csv]") {
   CHECK(strings(read(bad, nulls), "name") == std::vector<std::optional<std::string>>{"ok", "Zo\xeb"});
 }
 
+TEST_CASE("read_csv: date and timestamp formats", "[csv]") {
+  scratch_file const f("formats.csv", "day,at\n29/02/2024,03-Mar-24 13:14:15.25\n1/12/1999,31-dec-99 00:00:00.000001\n");
+  colx::csv_read_options o;
+  o.date_format = "%d/%m/%Y";
+  o.timestamp_format = "%d-%b-%y %H:%M:%S.%f";
+  colx::any_table const t = read(f, o);
+  REQUIRE(t["day"].type().id() == type_id::timestamp_days);
+  REQUIRE(t["at"].type().id() == type_id::timestamp_microseconds);
+  auto const day = values<colx::date32>(t, "day");
+  CHECK(day[0]->ticks == colx::date(2024, 2, 29).ticks);
+  CHECK(day[1]->ticks == colx::date(1999, 12, 1).ticks);
+  auto const at = values<colx::timestamp_us>(t, "at");
+  CHECK(at[0]->ticks == ((static_cast<std::int64_t>(colx::date(2024, 3, 3).ticks) * 24 + 13) * 60 + 14) * 60'000'000 + 15'250'000);
+  CHECK(at[1]->ticks == static_cast<std::int64_t>(colx::date(1999, 12, 31).ticks) * 86'400'000'000 + 1);
+  o.types = {{"at", colx::data_type(type_id::timestamp_nanoseconds)}};
+  CHECK(values<colx::timestamp_ns>(read(f, o), "at")[1]->ticks == static_cast<std::int64_t>(colx::date(1999, 12, 31).ticks) * 86'400'000'000'000 + 1000);
+  o.date_format = "%Y-%m-%d";  // (the days do not read so: strings)
+  o.types.clear();
+  CHECK(read(f, o)["day"].type().id() == type_id::string);
+}
+
 TEST_CASE("read_csv<Schema>: typed, a dictionary field encoded", "[csv]") {
   scratch_file const f("typed.csv", "city,n,price\nOslo,1,1.50\nLima,2,2.25\nOslo,3,\n");
   using S = colx::schema<colx::field<"city", colx::dictionary<colx::string_view, std::int8_t>>, colx::field<"n", std::int32_t>,

@@ -40,6 +40,8 @@ struct csv_read_options {
   std::vector<std::string> true_strings, false_strings;  // booleans besides true/false (at most 8 each)
   char decimal_point = '.';                 // of decimals and doubles (',' with another delimiter)
   bool check_utf8 = true;                   // a string that is not UTF-8 is an error (or a null)
+  std::string date_format;                  // strptime's way (%Y %y %m %d %b); empty: YYYY-MM-DD
+  std::string timestamp_format;             // and %H %M %S %f; empty: YYYY-MM-DD HH:MM[:SS[.f]]
   std::vector<std::string> columns;         // to read, in the file's order; empty: all
   std::map<std::string, data_type> types;   // by column name, overriding detection
   std::int64_t row_limit = -1;              // data records read at most; negative: all

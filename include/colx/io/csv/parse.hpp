@@ -75,6 +75,7 @@ struct parse_rows_fn {
   text_list nulls;
   text_list trues, falses;        // more words for booleans (true/false in any case always read)
   char decimal_point;             // of decimals and doubles ('.' or, say, ',')
+  time_format date_format, timestamp_format;
   bool check_utf8;                // strings must be UTF-8
   bool copy_strings;              // the second pass
   bool errors_become_nulls;
@@ -156,12 +157,20 @@ struct parse_rows_fn {
       }
       case value_kind::date32: {
         std::int32_t v = 0;
-        ok = parse_date(s, v);
+        std::int64_t w = 0;
+        ok = date_format.size == 0 ? parse_date(s, v) : parse_with_format(s, date_format, 0, true, w);
+        if (date_format.size != 0) { v = static_cast<std::int32_t>(w); }
         if (ok) { std::memcpy(t.values + row * 4, &v, 4); }
         break;
       }
-      case value_kind::timestamp_us: ok = store(t, row, [&](std::int64_t& v) { return parse_timestamp(s, 6, v); }); break;
-      case value_kind::timestamp_ns: ok = store(t, row, [&](std::int64_t& v) { return parse_timestamp(s, 9, v); }); break;
+      case value_kind::timestamp_us:
+      case value_kind::timestamp_ns: {
+        int const digits = t.kind == value_kind::timestamp_us ? 6 : 9;
+        ok = store(t, row, [&](std::int64_t& v) {
+          return timestamp_format.size == 0 ? parse_timestamp(s, digits, v) : parse_with_format(s, timestamp_format, digits, false, v);
+        });
+        break;
+      }
       default: break;
     }
     if (ok) {

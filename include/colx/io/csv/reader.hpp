@@ -92,6 +92,14 @@ inline text_list word_list(std::vector<std::string> const& words, char const* wh
   return out;
 }
 
+inline time_format format_of(std::string const& f, char const* what) {
+  COLX_EXPECTS(f.size() < sizeof(time_format{}.text), "read_csv: ", what, " \"", f, "\" is longer than 31 characters");
+  time_format out;
+  std::memcpy(out.text, f.data(), f.size());
+  out.size = static_cast<std::int32_t>(f.size());
+  return out;
+}
+
 // Field `field` of the record at [begin, end) of the host text, unescaped.
 inline std::string field_text(char const* text, std::int64_t begin, std::int64_t end, dialect const& d, std::int32_t field) {
   std::string out;
@@ -168,6 +176,8 @@ inline std::int64_t line_of(char const* text, std::int64_t at) { return 1 + std:
   text_list const nulls = word_list(options.null_strings, "null_strings");
   text_list const trues = word_list(options.true_strings, "true_strings");
   text_list const falses = word_list(options.false_strings, "false_strings");
+  time_format const date_format = format_of(options.date_format, "date_format");
+  time_format const timestamp_format = format_of(options.timestamp_format, "timestamp_format");
 
   // Parse (again while a detected type widens).
   auto const parsing = clock::now();
@@ -205,7 +215,7 @@ inline std::int64_t line_of(char const* text, std::int64_t at) { return 1 + std:
     colx::detail::copy_bytes(counter, counters.kind(), init.data(), memory_kind::host, init.size() * 8, stream);
     task_array = buffer(tasks.data(), memory_kind::host, tasks.size() * sizeof(column_task), stream, mr);
     parse_rows_fn const parse{text, starts, ends, d, static_cast<column_task const*>(task_array.data()),
-                              static_cast<std::int32_t const*>(fields_map.data()), n_fields, nulls, trues, falses, options.decimal_point, options.check_utf8, false, options.errors_become_nulls,
+                              static_cast<std::int32_t const*>(fields_map.data()), n_fields, nulls, trues, falses, options.decimal_point, date_format, timestamp_format, options.check_utf8, false, options.errors_become_nulls,
                               counter, counter + 1};
     on_backend(kind, stream, [&](auto const& exec) { exec.for_each_n(rows, parse); });
     counts = to_host<std::int64_t>(counter, counters.kind(), init.size(), stream);
@@ -260,7 +270,7 @@ inline std::int64_t line_of(char const* text, std::int64_t at) { return 1 + std:
   if (any_strings) {
     task_array = buffer(tasks.data(), memory_kind::host, tasks.size() * sizeof(column_task), stream, mr);
     parse_rows_fn const copy{text, starts, ends, d, static_cast<column_task const*>(task_array.data()),
-                             static_cast<std::int32_t const*>(fields_map.data()), n_fields, nulls, trues, falses, options.decimal_point, options.check_utf8, true, options.errors_become_nulls,
+                             static_cast<std::int32_t const*>(fields_map.data()), n_fields, nulls, trues, falses, options.decimal_point, date_format, timestamp_format, options.check_utf8, true, options.errors_become_nulls,
                              counter, counter + 1};
     on_backend(kind, stream, [&](auto const& exec) { exec.for_each_n(rows, copy); });
   }

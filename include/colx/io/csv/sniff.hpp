@@ -15,6 +15,7 @@
 #include <colx/types/data_type.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <cstdint>
 #include <map>
 #include <set>
@@ -101,7 +102,10 @@ inline data_type detect_type(std::vector<std::string_view> const& values, csv_re
       rewritten.push_back(std::move(s));
     }
     std::vector<std::string_view> views(rewritten.begin(), rewritten.end());
-    return detect_type(views);
+    csv_read_options formats_only;
+    formats_only.date_format = o.date_format;
+    formats_only.timestamp_format = o.timestamp_format;
+    return detect_type(views, formats_only);
   }
   auto const all = [&](auto&& reads) { return std::all_of(values.begin(), values.end(), reads); };
   auto const sv = [](std::string_view v) { return string_view(v.data(), static_cast<size_type>(v.size())); };
@@ -124,8 +128,24 @@ inline data_type detect_type(std::vector<std::string_view> const& values, csv_re
     return data_type(type_id::decimal64, -scale, 18);
   }
   if (all([&](std::string_view v) { double x; return parse_double(sv(v), x); })) { return data_type(type_id::float64); }
-  if (all([&](std::string_view v) { std::int32_t x; return parse_date(sv(v), x); })) { return data_type(type_id::timestamp_days); }
-  if (all([&](std::string_view v) { std::int64_t x; return parse_timestamp(sv(v), x); })) { return data_type(type_id::timestamp_microseconds); }
+  time_format date_format, timestamp_format;
+  std::memcpy(date_format.text, o.date_format.data(), std::min<std::size_t>(o.date_format.size(), 31));
+  date_format.size = static_cast<std::int32_t>(std::min<std::size_t>(o.date_format.size(), 31));
+  std::memcpy(timestamp_format.text, o.timestamp_format.data(), std::min<std::size_t>(o.timestamp_format.size(), 31));
+  timestamp_format.size = static_cast<std::int32_t>(std::min<std::size_t>(o.timestamp_format.size(), 31));
+  if (all([&](std::string_view v) {
+        std::int32_t x;
+        std::int64_t w;
+        return date_format.size == 0 ? parse_date(sv(v), x) : parse_with_format(sv(v), date_format, 0, true, w);
+      })) {
+    return data_type(type_id::timestamp_days);
+  }
+  if (all([&](std::string_view v) {
+        std::int64_t x;
+        return timestamp_format.size == 0 ? parse_timestamp(sv(v), x) : parse_with_format(sv(v), timestamp_format, 6, false, x);
+      })) {
+    return data_type(type_id::timestamp_microseconds);
+  }
   return data_type(type_id::string);
 }
 

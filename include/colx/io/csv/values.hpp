@@ -213,4 +213,79 @@ constexpr COLX_HOST_DEVICE bool parse_timestamp(string_view s, int digits, std::
 
 constexpr COLX_HOST_DEVICE bool parse_timestamp(string_view s, std::int64_t& micros) { return parse_timestamp(s, 6, micros); }
 
+// A date or timestamp format, strptime's way, held by value (it goes to the device in a functor):
+// %Y year (four digits), %y (two: 1970 to 2069), %m month, %d day (one or two digits each), %b or
+// %h month name (Jan ... Dec, any case), %H hour, %M minute, %S second (two digits each), %f the
+// fraction of the second (one to nine digits), %% a '%'; any other character stands for itself.
+struct time_format {
+  char text[32] = {};
+  std::int32_t size = 0;  // 0: ISO 8601 (the defaults above)
+};
+
+// s in format f as days since 1970-01-01 (date_only) or as ticks of 10^-digits seconds.
+constexpr COLX_HOST_DEVICE bool parse_with_format(string_view s, time_format const& f, int digits, bool date_only, std::int64_t& out) {
+  cursor c(s);
+  int y = 1970, m = 1, d = 1, h = 0, mi = 0, sec = 0;
+  std::int64_t fraction = 0;
+  for (int i = 0; i < f.size; ++i) {
+    char const ch = f.text[i];
+    if (ch != '%' || i + 1 == f.size) {
+      if (!c.take(ch)) { return false; }
+      continue;
+    }
+    char const k = f.text[++i];
+    bool ok = true;
+    switch (k) {
+      case 'Y': ok = fixed_digits(c, 4, 4, y); break;
+      case 'y': ok = fixed_digits(c, 2, 2, y), y += y < 70 ? 2000 : 1900; break;
+      case 'm': ok = fixed_digits(c, 1, 2, m); break;
+      case 'd': ok = fixed_digits(c, 1, 2, d); break;
+      case 'H': ok = fixed_digits(c, 2, 2, h) && h <= 23; break;
+      case 'M': ok = fixed_digits(c, 2, 2, mi) && mi <= 59; break;
+      case 'S': ok = fixed_digits(c, 2, 2, sec) && sec <= 59; break;
+      case 'f': {
+        int n = 0;
+        for (; c.digit(); ++c.p, ++n) {
+          if (n < digits) {
+            fraction = fraction * 10 + (*c.p - '0');
+          } else if (*c.p != '0') {
+            return false;
+          }
+        }
+        ok = n > 0;
+        for (; n < digits; ++n) { fraction *= 10; }
+        break;
+      }
+      case 'b':
+      case 'h': {
+        char const* const names = "janfebmaraprmayjunjulaugsepoctnovdec";
+        ok = false;
+        if (c.end - c.p >= 3) {
+          for (int mo = 0; mo < 12 && !ok; ++mo) {
+            ok = (c.p[0] | 0x20) == names[3 * mo] && (c.p[1] | 0x20) == names[3 * mo + 1] && (c.p[2] | 0x20) == names[3 * mo + 2];
+            if (ok) { m = mo + 1; }
+          }
+          if (ok) { c.p += 3; }
+        }
+        break;
+      }
+      default: ok = c.take(k);  // (%% and unknown directives: the character itself)
+    }
+    if (!ok) { return false; }
+  }
+  if (!c.done() || m < 1 || m > 12 || d < 1) { return false; }
+  bool const leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  int const month_days[12] = {31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (d > month_days[m - 1]) { return false; }
+  std::int64_t const days = colx::date(y, static_cast<unsigned>(m), static_cast<unsigned>(d)).ticks;
+  if (date_only) {
+    out = days;
+    return true;
+  }
+  std::int64_t per_second = 1;
+  for (int k = 0; k < digits; ++k) { per_second *= 10; }
+  out = (((days * 24 + h) * 60 + mi) * 60 + sec) * per_second + fraction;
+  return true;
+}
+
 }  // namespace colx::csv::detail
