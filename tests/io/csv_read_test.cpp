@@ -10,6 +10,7 @@
 #include "support/backend.hpp"
 
 #include <colx/io/csv.hpp>
+#include <colx/io/csv_reader.hpp>
 #include <colx/io/parquet/compress.hpp>
 
 #include <catch2/catch.hpp>
@@ -361,4 +362,53 @@ TEST_CASE("sniff_csv: the dialect, header and types from the start of a file", "
   CHECK(t.delimiter == '|');
   CHECK_FALSE(t.header);
   CHECK(t.columns.size() == 2);
+}
+
+TEST_CASE("csv_reader: chunks of a file hand out every record once, in order, with one schema", "[csv]") {
+  int const rows = 3000;
+  scratch_file const f("chunks.csv", main_text(rows));
+  colx::any_table const whole = read(f);
+  for (std::size_t const chunk : {std::size_t{10}, std::size_t{1000}, std::size_t{4096}, std::size_t{1} << 20}) {
+    INFO("chunks of " << chunk << " bytes");
+    colx::csv_reader reader(f.path, chunk, {}, {}, colx::test::backend_resource());
+    auto const columns = reader.columns();
+    REQUIRE(columns.size() == 9);
+    CHECK(columns[0].second.id() == type_id::int64);  // (integers stay int64 across chunks)
+    std::int64_t seen = 0;
+    std::vector<std::optional<std::int64_t>> ids;
+    std::vector<std::optional<std::string>> notes;
+    while (auto t = reader.next()) {
+      REQUIRE(t->num_columns() == 9);
+      CHECK(t->column(0).type().id() == type_id::int64);
+      seen += t->num_rows();
+      for (auto const& v : values<std::int64_t>(*t, "id")) { ids.push_back(v); }
+      for (auto const& v : strings(*t, "note")) { notes.push_back(v); }
+    }
+    CHECK(seen == rows);
+    CHECK(ids == integers(whole, "id"));
+    CHECK(notes == strings(whole, "note"));
+    if (chunk < 100000) { CHECK(reader.chunks() > 1); }
+  }
+  // Skipped rows and a row limit across chunks; a file of no data.
+  colx::csv_read_options o;
+  o.skip_rows = 0;
+  o.row_limit = 1234;
+  colx::csv_reader limited(f.path, 4096, o);
+  std::int64_t n = 0;
+  while (auto t = limited.next()) { n += t->num_rows(); }
+  CHECK(n == 1234);
+  scratch_file const head("chunk_head.csv", "a,b\n");
+  colx::csv_reader none(head.path, 16);
+  CHECK_FALSE(none.next().has_value());
+  // A bad record deep in the file names its line.
+  std::string text = main_text(500);
+  text += "1,2\n";
+  scratch_file const bad("chunk_bad.csv", text);
+  colx::csv_reader failing(bad.path, 2048);
+  auto const drain = [&] {
+    while (failing.next()) {}
+  };
+  CHECK_THROWS_WITH(drain(), Catch::Contains("line " + std::to_string(1 + 1 + 500 + 125)) && Catch::Contains("too few fields"));
+  scratch_file const packed("chunk.csv.gz", "x");
+  CHECK_THROWS_AS(colx::csv_reader(packed.path, 100), colx::csv_error);
 }
