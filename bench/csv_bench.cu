@@ -2,7 +2,8 @@
 // Reading CSV into device memory (issue 18): TPC-H lineitem from tpchgen-cli's csv format (a
 // header, commas, types detected), a file in the page cache. Reported as GB/s of file bytes, with
 // the split between reading the file (to pinned memory, the sniffer's samples, the copy to the GPU),
-// finding the records and parsing the fields; the roofline is the host-to-device copy.
+// finding the records and parsing the fields; then the table written back with write_csv. The
+// roofline is the host-to-device copy.
 //   tpchgen-cli csv -s 10 --tables lineitem --output-dir DIR
 //   bench_csv_bench --data DIR [--json bench/results/csv_bench.json] [--reps 5] [--host no]
 #include "bench_common.cuh"
@@ -76,6 +77,16 @@ int main(int argc, char** argv) {
   bench::start_on_default_stream(ctx);
   double const h2d = measure_h2d(ctx);
   read_case(ctx, dir + "/lineitem.csv", "lineitem CSV into device memory", reps, h2d, get_current_resource(memory_kind::device));
+  {  // writing the table back (host formatting, from device memory)
+    any_table const t = read_csv(dir + "/lineitem.csv", {}, ctx.stream, get_current_resource(memory_kind::device));
+    std::string const out = dir + "/lineitem_written.csv";
+    auto const started = std::chrono::steady_clock::now();
+    write_csv(t, out, {}, ctx.stream);
+    double const ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    double const bytes = static_cast<double>(file_source(out).size());
+    ctx.report("write_csv of lineitem from device memory, file bytes (host formatting)", ms, bytes, h2d, "H2D");
+    std::remove(out.c_str());
+  }
   if (option(argc, argv, "--host", "yes") == "yes") {
     read_case(ctx, dir + "/lineitem.csv", "lineitem CSV, host backend", 1, h2d, get_current_host_resource());
   }
