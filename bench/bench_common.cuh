@@ -3,6 +3,8 @@
 // Shared by the benchmarks: event timing (median of repetitions), the device name, and a tiny
 // JSON record writer. No fmt: it does not compile under nvcc in C++20 mode.
 #include <colx/core/cuda_try.cuh>
+#include <colx/memory/buffer.hpp>
+#include <colx/memory/current_resource.hpp>
 #include <colx/memory/stream.hpp>
 #include <colx/memory/uvector.hpp>
 
@@ -170,6 +172,25 @@ inline std::string json_path(int argc, char** argv, std::string fallback) {
     if (std::string(argv[i]) == "--json") { return argv[i + 1]; }
   }
   return fallback;
+}
+
+// The value after `name` on the command line, or the fallback.
+inline std::string option(int argc, char** argv, std::string const& name, std::string fallback) {
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (argv[i] == name) { return argv[i + 1]; }
+  }
+  return fallback;
+}
+
+// Host-to-device copy bandwidth from pinned memory (1 GiB): the bound on moving file bytes to the GPU.
+inline double measure_h2d(bench_context& ctx) {
+  std::size_t const bytes = std::size_t{1} << 30;
+  buffer const src(bytes, ctx.stream, get_current_pinned_resource());
+  buffer dst(bytes, ctx.stream, get_current_resource(memory_kind::device));
+  double const ms = ctx.time([&] { COLX_CUDA_TRY(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyHostToDevice, ctx.raw)); }, 5);
+  double const gbs = static_cast<double>(bytes) / ms / 1e6;
+  ctx.report("host-to-device copy, 1 GiB from pinned memory", ms, static_cast<double>(bytes), gbs, "H2D");
+  return gbs;
 }
 
 }  // namespace colx::bench

@@ -21,22 +21,7 @@ using namespace colx;
 
 namespace {
 
-std::string option(int argc, char** argv, std::string const& name, std::string fallback) {
-  for (int i = 1; i + 1 < argc; ++i) {
-    if (argv[i] == name) { return argv[i + 1]; }
-  }
-  return fallback;
-}
 
-double measure_h2d(bench::bench_context& ctx) {
-  std::size_t const bytes = std::size_t{1} << 30;
-  buffer const src(bytes, ctx.stream, get_current_pinned_resource());
-  buffer dst(bytes, ctx.stream, get_current_resource(memory_kind::device));
-  double const ms = ctx.time([&] { COLX_CUDA_TRY(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyHostToDevice, ctx.raw)); }, 5);
-  double const gbs = static_cast<double>(bytes) / ms / 1e6;
-  ctx.report("host-to-device copy, 1 GiB from pinned memory", ms, static_cast<double>(bytes), gbs, "H2D");
-  return gbs;
-}
 
 void read_case(bench::bench_context& ctx, std::string const& file, std::string const& what, int reps, double h2d_gbs, resource_ref mr) {
   std::vector<csv_read_stats> runs;
@@ -67,15 +52,15 @@ void read_case(bench::bench_context& ctx, std::string const& file, std::string c
 
 int main(int argc, char** argv) {
   if (!bench::have_device()) { return 77; }
-  std::string const dir = option(argc, argv, "--data", "");
+  std::string const dir = bench::option(argc, argv, "--data", "");
   if (dir.empty()) {
     std::printf("usage: bench_csv_bench --data DIR (DIR/lineitem.csv from `tpchgen-cli csv -s 10 --tables lineitem`)\n");
     return 2;
   }
-  int const reps = std::stoi(option(argc, argv, "--reps", "5"));
+  int const reps = std::stoi(bench::option(argc, argv, "--reps", "5"));
   bench::bench_context ctx;
   bench::start_on_default_stream(ctx);
-  double const h2d = measure_h2d(ctx);
+  double const h2d = bench::measure_h2d(ctx);
   read_case(ctx, dir + "/lineitem.csv", "lineitem CSV into device memory", reps, h2d, get_current_resource(memory_kind::device));
   {  // writing the table back (host formatting, from device memory)
     any_table const t = read_csv(dir + "/lineitem.csv", {}, ctx.stream, get_current_resource(memory_kind::device));
@@ -87,7 +72,7 @@ int main(int argc, char** argv) {
     ctx.report("write_csv of lineitem from device memory, file bytes (host formatting)", ms, bytes, h2d, "H2D");
     std::remove(out.c_str());
   }
-  if (option(argc, argv, "--host", "yes") == "yes") {
+  if (bench::option(argc, argv, "--host", "yes") == "yes") {
     read_case(ctx, dir + "/lineitem.csv", "lineitem CSV, host backend", 1, h2d, get_current_host_resource());
   }
   ctx.json.write(bench::json_path(argc, argv, "bench/results/csv_bench.json"), "csv_bench");

@@ -22,23 +22,7 @@ using namespace colx;
 
 namespace {
 
-std::string option(int argc, char** argv, std::string const& name, std::string fallback) {
-  for (int i = 1; i + 1 < argc; ++i) {
-    if (argv[i] == name) { return argv[i + 1]; }
-  }
-  return fallback;
-}
 
-// Host-to-device copy bandwidth from pinned memory: the bound on moving file bytes to the GPU.
-double measure_h2d(bench::bench_context& ctx) {
-  std::size_t const bytes = std::size_t{1} << 30;
-  buffer const src(bytes, ctx.stream, get_current_pinned_resource());
-  buffer dst(bytes, ctx.stream, get_current_resource(memory_kind::device));
-  double const ms = ctx.time([&] { COLX_CUDA_TRY(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyHostToDevice, ctx.raw)); }, 5);
-  double const gbs = static_cast<double>(bytes) / ms / 1e6;
-  ctx.report("host-to-device copy, 1 GiB from pinned memory", ms, static_cast<double>(bytes), gbs, "H2D");
-  return gbs;
-}
 
 void read_case(bench::bench_context& ctx, std::string const& file, std::vector<std::string> const& columns, std::string const& what,
                int reps, double h2d_gbs, bool host_too) {
@@ -141,18 +125,18 @@ void pushdown_case(bench::bench_context& ctx, std::string const& file, std::stri
 
 int main(int argc, char** argv) {
   if (!bench::have_device()) { return 77; }
-  std::string const dir = option(argc, argv, "--data", "");
+  std::string const dir = bench::option(argc, argv, "--data", "");
   std::string const file = dir + "/lineitem.parquet";
   if (dir.empty()) {
     std::printf("usage: bench_parquet_bench --data DIR (DIR/lineitem.parquet from `tpchgen-cli parquet -s 10 --tables lineitem`)\n");
     return 2;
   }
-  int const reps = std::stoi(option(argc, argv, "--reps", "5"));
+  int const reps = std::stoi(bench::option(argc, argv, "--reps", "5"));
   bench::bench_context ctx;
   bench::start_on_default_stream(ctx);
-  double const h2d = measure_h2d(ctx);
-  if (option(argc, argv, "--per-column", "no") == "yes") {  // where the decode time goes, column by column
-    std::string const only = option(argc, argv, "--only", "");
+  double const h2d = bench::measure_h2d(ctx);
+  if (bench::option(argc, argv, "--per-column", "no") == "yes") {  // where the decode time goes, column by column
+    std::string const only = bench::option(argc, argv, "--only", "");
     for (auto const& c : read_parquet_metadata(file).columns) {
       if (!only.empty() && c.name != only) { continue; }
       parquet_read_stats s{};
@@ -167,12 +151,12 @@ int main(int argc, char** argv) {
                   s.ms_decompress, s.ms_measure, s.ms_decode - s.ms_setup - s.ms_measure - s.ms_offsets);
     }
   }
-  if (!option(argc, argv, "--only", "").empty()) { return 0; }
-  bool const host_too = option(argc, argv, "--host", "yes") == "yes";
+  if (!bench::option(argc, argv, "--only", "").empty()) { return 0; }
+  bool const host_too = bench::option(argc, argv, "--host", "yes") == "yes";
   read_case(ctx, file, {}, "lineitem, all 16 columns", reps, h2d, host_too);
   read_case(ctx, file, {"l_quantity", "l_extendedprice", "l_discount", "l_tax", "l_returnflag", "l_linestatus", "l_shipdate"},
             "lineitem, Q1's 7 columns", reps, h2d, host_too);
-  if (option(argc, argv, "--pushdown", "yes") == "yes") { pushdown_case(ctx, file, dir + "/lineitem_by_year.parquet", reps, h2d); }
+  if (bench::option(argc, argv, "--pushdown", "yes") == "yes") { pushdown_case(ctx, file, dir + "/lineitem_by_year.parquet", reps, h2d); }
   ctx.json.write(bench::json_path(argc, argv, "bench/results/parquet_bench.json"), "parquet_bench");
   return 0;
 }

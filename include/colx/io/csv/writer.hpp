@@ -11,7 +11,7 @@
 // parallel, and the file is written beside its path and renamed into place when whole.
 #include <colx/column/copying.hpp>
 #include <colx/io/file_sink.hpp>
-#include <colx/io/parquet/write_values.hpp>
+#include <colx/io/host_cells.hpp>
 #include <colx/memory/current_resource.hpp>
 #include <colx/table/any_table.hpp>
 #include <colx/types/text_format.hpp>
@@ -94,17 +94,7 @@ inline bool format_cell(any_column_view const& v, size_type r, csv_write_options
     case type_id::timestamp_microseconds: put(text::timestamp_text<time_unit::microseconds>{load(static_cast<std::int64_t*>(nullptr))}); return true;
     case type_id::timestamp_nanoseconds: put(text::timestamp_text<time_unit::nanoseconds>{load(static_cast<std::int64_t*>(nullptr))}); return true;
     case type_id::string: {
-      auto const& offsets = v.children().front();
-      std::size_t const at = static_cast<std::size_t>(offsets.offset()) + row;
-      std::int64_t b = 0, e = 0;
-      if (offsets.type().id() == type_id::int64) {
-        auto const* p = static_cast<std::int64_t const*>(offsets.head());
-        b = p[at], e = p[at + 1];
-      } else {
-        auto const* p = static_cast<std::int32_t const*>(offsets.head());
-        b = p[at], e = p[at + 1];
-      }
-      std::string_view const s(reinterpret_cast<char const*>(head) + b, static_cast<std::size_t>(e - b));
+      std::string_view const s = io::detail::string_at(v, r);
       bool const needs_quotes = s.empty() || s == o.null_string || s.front() == ' ' || s.back() == ' ' ||
                                 s.find_first_of(std::string{o.delimiter, o.quote, '\n', '\r'}) != std::string_view::npos;
       if (!needs_quotes) {
@@ -120,7 +110,7 @@ inline bool format_cell(any_column_view const& v, size_type r, csv_write_options
       return true;
     }
     case type_id::dictionary: {
-      std::int64_t const code = parquet::detail::code_at(v, r);
+      std::int64_t const code = io::detail::code_at(v, r);
       return format_cell(v.children().front(), static_cast<size_type>(code), o, out);
     }
     default: COLX_FAIL_AS(logic_error, "write_csv: a column of type ", v.type().to_string(), " (a duration: cast it to int64 first)");

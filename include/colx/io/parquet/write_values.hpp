@@ -6,6 +6,7 @@
 // arrays as offsets and bytes), with a definition level per row for an optional column.
 #include <colx/column/any_column_view.hpp>
 #include <colx/column/bitmask.hpp>
+#include <colx/io/host_cells.hpp>
 #include <colx/io/parquet/metadata.hpp>
 #include <colx/types/type_dispatch.hpp>
 
@@ -140,17 +141,8 @@ inline void append_value(any_column_view const& v, size_type r, write_type const
       return;
     }
     case type_id::string: {
-      auto const& offsets = v.children().front();
-      std::size_t const o = static_cast<std::size_t>(offsets.offset()) + row;  // (offsets are indexed by the parent's row)
-      std::int64_t begin = 0, end = 0;
-      if (offsets.type().id() == type_id::int64) {
-        auto const* p = static_cast<std::int64_t const*>(offsets.head());
-        begin = p[o], end = p[o + 1];
-      } else {
-        auto const* p = static_cast<std::int32_t const*>(offsets.head());
-        begin = p[o], end = p[o + 1];
-      }
-      out.chars.insert(out.chars.end(), head + begin, head + end);
+      std::string_view const text = io::detail::string_at(v, r);
+      out.chars.insert(out.chars.end(), text.begin(), text.end());
       out.offsets.push_back(static_cast<std::int64_t>(out.chars.size()));
       return;
     }
@@ -159,27 +151,6 @@ inline void append_value(any_column_view const& v, size_type r, write_type const
       out.fixed.insert(out.fixed.end(), head + row * width, head + (row + 1) * width);
       return;
     }
-  }
-}
-
-// The code of row r of a dictionary column's codes, as an index into its dictionary.
-inline std::int64_t code_at(any_column_view const& v, size_type r) {
-  auto const* head = static_cast<std::uint8_t const*>(v.head());
-  std::size_t const row = static_cast<std::size_t>(v.offset() + r);
-  auto const load = [&]<class T>(T*) {
-    T c;
-    std::memcpy(&c, head + row * sizeof(T), sizeof(T));
-    return static_cast<std::int64_t>(c);
-  };
-  switch (v.type().codes()) {
-    case type_id::int8: return load(static_cast<std::int8_t*>(nullptr));
-    case type_id::int16: return load(static_cast<std::int16_t*>(nullptr));
-    case type_id::int32: return load(static_cast<std::int32_t*>(nullptr));
-    case type_id::int64: return load(static_cast<std::int64_t*>(nullptr));
-    case type_id::uint8: return load(static_cast<std::uint8_t*>(nullptr));
-    case type_id::uint16: return load(static_cast<std::uint16_t*>(nullptr));
-    case type_id::uint32: return load(static_cast<std::uint32_t*>(nullptr));
-    default: return load(static_cast<std::uint64_t*>(nullptr));
   }
 }
 
@@ -217,7 +188,7 @@ inline physical_values gather_values(any_column_view const& v, size_type begin, 
     bool valid = v.null_mask() == nullptr || bit_is_set(v.null_mask(), v.offset() + r);
     size_type at = r;
     if (valid && is_dictionary) {
-      at = static_cast<size_type>(code_at(v, r));
+      at = static_cast<size_type>(io::detail::code_at(v, r));
       valid = values->null_mask() == nullptr || bit_is_set(values->null_mask(), values->offset() + at);  // (a null entry)
     }
     if (optional) { out.defs.push_back(valid ? 1 : 0); }
