@@ -116,7 +116,7 @@ constexpr COLX_HOST_DEVICE bool parse_double(string_view s, double& out) {
 
 // Whether bytes [p, p + n) are UTF-8: no stray continuation byte, no overlong form, no surrogate,
 // nothing past U+10FFFF, no sequence cut short.
-constexpr COLX_HOST_DEVICE bool valid_utf8(char const* p, std::int64_t n) {
+inline COLX_HOST_DEVICE bool valid_utf8(char const* p, std::int64_t n) {
   auto const* u = reinterpret_cast<unsigned char const*>(p);
   for (std::int64_t i = 0; i < n;) {
     unsigned const b = u[i];
