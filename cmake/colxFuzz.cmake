@@ -25,7 +25,7 @@ enable_testing()
 
 function(colx_add_fuzz_test target source test_name)
   add_executable(${target} ${source})
-  target_include_directories(${target} PRIVATE "${colx_root}/include")
+  target_include_directories(${target} PRIVATE "${colx_root}/include" "${colx_root}/tests")
   set(flags -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g -O1)
   target_compile_options(${target} PRIVATE ${flags})
   target_link_options(${target} PRIVATE ${flags})

@@ -12,6 +12,8 @@
 #include <colx/memory/current_resource.hpp>
 #include <colx/memory/limiting_adaptor.hpp>
 
+#include "support/fuzz_reads.hpp"
+
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -26,23 +28,8 @@ std::string const& scratch_path() {
   return path;
 }
 
-colx::limiting_adaptor& capped() {
-  static colx::limiting_adaptor cap(colx::detail::default_host_resource(), std::size_t{256} << 20);
-  return cap;
-}
-
-// Reads every byte the columns own, so a buffer too short for its column shows under ASan.
-std::uint64_t digest(colx::any_column const& c) {
-  std::uint64_t h = 0;
-  auto const add = [&](colx::shared_buffer const& b) {
-    auto const* p = static_cast<unsigned char const*>(b.read());
-    for (std::size_t i = 0; i < b.size(); ++i) { h = h * 31 + p[i]; }
-  };
-  add(c.data());
-  add(c.mask());
-  for (auto const& child : c.children()) { h += digest(child); }
-  return h;
-}
+using colx::test::digest;
+colx::limiting_adaptor& capped() { return colx::test::capped_host_memory(); }
 
 }  // namespace
 
