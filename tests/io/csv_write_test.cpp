@@ -187,20 +187,3 @@ TEST_CASE("write_csv: dictionaries, nulls and passes of every size, read back ro
     }
   }
 }
-
-TEST_CASE("file_sink: pieces written side by side land in order, between ordinary writes", "[csv]") {
-  std::string text;
-  for (int i = 0; i < 100003; ++i) { text += static_cast<char>('a' + i * 7 % 26); }
-  std::string const path = scratch("pieces.txt");
-  removed_at_end const cleanup{path};
-  {
-    colx::file_sink s(path);
-    s.write("head\n", 5);
-    s.write_parallel(text.data(), text.size(), 4096);  // (25 pieces)
-    s.write("tail", 4);
-    s.write_parallel(text.data(), 100, 4096);  // (one piece: an ordinary write)
-    CHECK(s.offset() == static_cast<std::int64_t>(5 + text.size() + 4 + 100));
-    s.commit();
-  }
-  CHECK(text_of(path) == "head\n" + text + "tail" + text.substr(0, 100));
-}

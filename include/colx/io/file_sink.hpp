@@ -5,7 +5,6 @@
 // path when the writer commits; an error, or a sink dropped before commit(), leaves no file.
 #include <colx/io/file_source.hpp>
 
-#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
@@ -35,31 +34,6 @@ class file_sink {
   void write(void const* p, std::size_t n) {
     if (n > 0 && std::fwrite(p, 1, n, _file) != n) { throw io_error(_path + ": write failed (" + std::strerror(errno) + ")"); }
     _offset += static_cast<std::int64_t>(n);
-  }
-  // The same, for a large text: pieces written side by side at their offsets (pwrite), since the
-  // page cache takes several writers faster than one (4.6 GB/s from one thread on the H100 host).
-  void write_parallel(void const* p, std::size_t n, std::size_t piece = std::size_t{32} << 20) {
-    if (n < 2 * piece) { return write(p, n); }
-    if (std::fflush(_file) != 0) { throw io_error(_path + ": write failed (" + std::strerror(errno) + ")"); }
-    int const fd = ::fileno(_file);
-    auto const pieces = static_cast<std::int64_t>((n + piece - 1) / piece);
-    std::atomic<int> failed{0};
-#pragma omp parallel for schedule(dynamic, 1)
-    for (std::int64_t i = 0; i < pieces; ++i) {
-      std::size_t done = static_cast<std::size_t>(i) * piece;
-      std::size_t const end = std::min(n, done + piece);
-      while (done < end && failed.load() == 0) {
-        ssize_t const w = ::pwrite(fd, static_cast<char const*>(p) + done, end - done, static_cast<off_t>(_offset + static_cast<std::int64_t>(done)));
-        if (w <= 0) {
-          failed = w < 0 ? errno : EIO;
-        } else {
-          done += static_cast<std::size_t>(w);
-        }
-      }
-    }
-    if (failed != 0) { throw io_error(_path + ": write failed (" + std::strerror(failed) + ")"); }
-    _offset += static_cast<std::int64_t>(n);
-    if (std::fseek(_file, static_cast<long>(_offset), SEEK_SET) != 0) { throw io_error(_path + ": write failed (" + std::strerror(errno) + ")"); }
   }
   [[nodiscard]] std::int64_t offset() const noexcept { return _offset; }
 

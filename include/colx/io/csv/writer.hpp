@@ -286,7 +286,7 @@ inline void write_csv(any_table const& t, std::string const& path, csv_write_opt
         finish_writing();  // (one write at a time keeps the file in order)
         writing = std::async(std::launch::async, [&, p = host.data(), bytes] {
           auto const begun = clock::now();
-          out.write_parallel(p, static_cast<std::size_t>(bytes));
+          out.write(p, static_cast<std::size_t>(bytes));
           write_seconds = write_seconds + seconds_since(begun);
         });
       });
