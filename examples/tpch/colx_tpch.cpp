@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: Apache-2.0
+// colx-tpch: TPC-H on tpchgen-cli's Parquet files. Loads the eight tables once (into device memory
+// in the CUDA build), runs each query asked for `repeat` times, prints its answer and a table of
+// times (the median; with --repeat N > 1 the first run is a warm-up), and with --out DIR writes
+// each answer to DIR/qNN.csv (what tests/tpch/compare_duckdb.py compares with DuckDB's).
+//   tpchgen-cli parquet -s 1 --output-dir DIR
+//   colx-tpch --data DIR [--queries 1-22 | 1,3,6] [--repeat N] [--out DIR] [--rows N]
+#include <colx/colx.hpp>
+#include <colx/io/csv.hpp>
+#include <colx/tpch/queries/run.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace {
+
+using colx::tpch::queries::database;
+using query_fn = colx::tpch::queries::query_answer (*)(database const&);
+
+std::map<int, query_fn> const& all_queries() {
+  static std::map<int, query_fn> const queries = {
+#define COLX_TPCH_QUERY(n) {std::atoi(#n), &colx::tpch::queries::run_q##n},
+#include "query_list.inc"
+#undef COLX_TPCH_QUERY
+  };
+  return queries;
+}
+
+// "1-22", "1,3,6" or "2-5,9".
+std::vector<int> parse_queries(std::string const& text) {
+  std::vector<int> out;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t const comma = std::min(text.find(',', at), text.size());
+    std::string const part = text.substr(at, comma - at);
+    std::size_t const dash = part.find('-');
+    int const first = std::stoi(part.substr(0, dash));
+    int const last = dash == std::string::npos ? first : std::stoi(part.substr(dash + 1));
+    for (int q = first; q <= last; ++q) { out.push_back(q); }
+    at = comma + 1;
+  }
+  return out;
+}
+
+std::string option(int argc, char** argv, std::string const& name, std::string const& otherwise) {
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (argv[i] == name) { return argv[i + 1]; }
+  }
+  return otherwise;
+}
+
+double milliseconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string const data = option(argc, argv, "--data", "");
+  if (data.empty()) {
+    std::cout << "colx-tpch: TPC-H queries over tpchgen-cli's Parquet files\n"
+              << "usage: colx-tpch --data DIR [--queries 1-22] [--repeat N] [--out DIR] [--rows N]\n"
+              << "  (make DIR with: tpchgen-cli parquet -s 1 --output-dir DIR)\nqueries built:";
+    for (auto const& [q, run] : all_queries()) { std::cout << " " << q; }
+    std::cout << "\n";
+    return 0;
+  }
+  try {
+    int const repeat = std::max(1, std::stoi(option(argc, argv, "--repeat", "1")));
+    std::string const out = option(argc, argv, "--out", "");
+    auto const rows = static_cast<colx::size_type>(std::stoll(option(argc, argv, "--rows", "10")));
+    std::vector<int> const wanted = parse_queries(option(argc, argv, "--queries", "1-22"));
+    colx::stream_ref const stream{};
+    auto const loading = std::chrono::steady_clock::now();
+    database const db = colx::tpch::queries::load_database(data, stream);
+    stream.synchronize();
+    std::printf("loaded the 8 tables of scale factor %g from %s in %.1f ms (%s memory)\n\n", db.scale_factor, data.c_str(),
+                milliseconds_since(loading), colx::to_string(db.lineitem.kind()));
+    std::vector<std::pair<int, double>> times;
+    int failed = 0;
+    for (int q : wanted) {
+      auto const found = all_queries().find(q);
+      if (found == all_queries().end()) {
+        std::printf("Q%d: not built yet\n\n", q);
+        ++failed;
+        continue;
+      }
+      try {
+        std::vector<double> ms;
+        colx::tpch::queries::query_answer answer;
+        for (int r = 0; r < repeat; ++r) {
+          auto const started = std::chrono::steady_clock::now();
+          answer = found->second(db);
+          stream.synchronize();
+          ms.push_back(milliseconds_since(started));
+        }
+        if (ms.size() > 1) { ms.erase(ms.begin()); }  // (the first run is a warm-up)
+        std::sort(ms.begin(), ms.end());
+        times.emplace_back(q, ms[ms.size() / 2]);
+        std::printf("Q%d (%lld rows, %.3f ms)\n", q, static_cast<long long>(answer.table.num_rows()), times.back().second);
+        std::cout << answer.print({.max_rows = rows}) << "\n\n";
+        if (!out.empty()) {
+          char name[16];
+          std::snprintf(name, sizeof name, "/q%02d.csv", q);
+          colx::write_csv(answer.table, out + name);
+        }
+      } catch (std::exception const& e) {
+        std::printf("Q%d failed: %s\n\n", q, e.what());
+        ++failed;
+      }
+    }
+    double total = 0;
+    std::printf("query  time (ms, median of %d)\n", std::max(1, repeat - 1));
+    for (auto const& [q, ms] : times) {
+      std::printf("Q%-5d %10.3f\n", q, ms);
+      total += ms;
+    }
+    std::printf("sum    %10.3f  (%zu queries)\n", total, times.size());
+    return failed == 0 ? 0 : 1;
+  } catch (std::exception const& e) {
+    std::cerr << "colx-tpch: " << e.what() << "\n";
+    return 1;
+  }
+}

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// The eight TPC-H tables as tpchgen-cli writes them to Parquet (the dbgen data of the
+// specification): int64 keys, DECIMAL(15,2) money as dec<15, 2>, DATE as date32, VARCHAR as
+// strings. Columns of a few distinct values (flags, modes, segments, brands, types, names) are
+// dictionary columns of one-byte codes: they are read from the files' own dictionaries, and
+// filters, group-by keys and joins on them work on the codes (issue 16). Every field is not_null,
+// as in TPC-H, so kernels read no validity masks.
+#include <colx/frame/frame.hpp>
+#include <colx/io/parquet.hpp>
+#include <colx/types/chrono.hpp>
+#include <colx/types/dec.hpp>
+#include <colx/types/dictionary.hpp>
+#include <colx/types/schema.hpp>
+#include <colx/types/string_view.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace colx::tpch::queries {
+
+using money = dec<15, 2>;
+using text = string_view;
+using coded = dictionary<string_view, std::uint8_t>;
+
+using nation_schema = schema<
+    field<"n_nationkey", std::int64_t, not_null>, field<"n_name", coded, not_null>,
+    field<"n_regionkey", std::int64_t, not_null>, field<"n_comment", text, not_null>>;
+
+using region_schema = schema<
+    field<"r_regionkey", std::int64_t, not_null>, field<"r_name", coded, not_null>, field<"r_comment", text, not_null>>;
+
+using part_schema = schema<
+    field<"p_partkey", std::int64_t, not_null>, field<"p_name", text, not_null>, field<"p_mfgr", coded, not_null>,
+    field<"p_brand", coded, not_null>, field<"p_type", coded, not_null>, field<"p_size", std::int32_t, not_null>,
+    field<"p_container", coded, not_null>, field<"p_retailprice", money, not_null>, field<"p_comment", text, not_null>>;
+
+using supplier_schema = schema<
+    field<"s_suppkey", std::int64_t, not_null>, field<"s_name", text, not_null>, field<"s_address", text, not_null>,
+    field<"s_nationkey", std::int64_t, not_null>, field<"s_phone", text, not_null>, field<"s_acctbal", money, not_null>,
+    field<"s_comment", text, not_null>>;
+
+using partsupp_schema = schema<
+    field<"ps_partkey", std::int64_t, not_null>, field<"ps_suppkey", std::int64_t, not_null>,
+    field<"ps_availqty", std::int32_t, not_null>, field<"ps_supplycost", money, not_null>, field<"ps_comment", text, not_null>>;
+
+using customer_schema = schema<
+    field<"c_custkey", std::int64_t, not_null>, field<"c_name", text, not_null>, field<"c_address", text, not_null>,
+    field<"c_nationkey", std::int64_t, not_null>, field<"c_phone", text, not_null>, field<"c_acctbal", money, not_null>,
+    field<"c_mktsegment", coded, not_null>, field<"c_comment", text, not_null>>;
+
+using orders_schema = schema<
+    field<"o_orderkey", std::int64_t, not_null>, field<"o_custkey", std::int64_t, not_null>,
+    field<"o_orderstatus", coded, not_null>, field<"o_totalprice", money, not_null>, field<"o_orderdate", date32, not_null>,
+    field<"o_orderpriority", coded, not_null>, field<"o_clerk", text, not_null>, field<"o_shippriority", std::int32_t, not_null>,
+    field<"o_comment", text, not_null>>;
+
+using lineitem_schema = schema<
+    field<"l_orderkey", std::int64_t, not_null>, field<"l_partkey", std::int64_t, not_null>,
+    field<"l_suppkey", std::int64_t, not_null>, field<"l_linenumber", std::int32_t, not_null>,
+    field<"l_quantity", money, not_null>, field<"l_extendedprice", money, not_null>, field<"l_discount", money, not_null>,
+    field<"l_tax", money, not_null>, field<"l_returnflag", coded, not_null>, field<"l_linestatus", coded, not_null>,
+    field<"l_shipdate", date32, not_null>, field<"l_commitdate", date32, not_null>, field<"l_receiptdate", date32, not_null>,
+    field<"l_shipinstruct", coded, not_null>, field<"l_shipmode", coded, not_null>, field<"l_comment", text, not_null>>;
+
+// The tables, resident where `mr` allocates (device memory: the CUDA backend runs the queries).
+struct database {
+  frame<nation_schema> nation;
+  frame<region_schema> region;
+  frame<part_schema> part;
+  frame<supplier_schema> supplier;
+  frame<partsupp_schema> partsupp;
+  frame<customer_schema> customer;
+  frame<orders_schema> orders;
+  frame<lineitem_schema> lineitem;
+  double scale_factor = 1;  // (Q11's fraction is 0.0001 / SF)
+};
+
+// Reads DIR/<table>.parquet for the eight tables (tpchgen-cli parquet -s SF --output-dir DIR).
+[[nodiscard]] inline database load_database(std::string const& dir, stream_ref stream = {},
+                                            resource_ref mr = get_current_resource()) {
+  auto const file = [&](char const* table) { return dir + "/" + table + ".parquet"; };
+  database db{read_parquet<nation_schema>(file("nation"), {}, stream, mr),
+              read_parquet<region_schema>(file("region"), {}, stream, mr),
+              read_parquet<part_schema>(file("part"), {}, stream, mr),
+              read_parquet<supplier_schema>(file("supplier"), {}, stream, mr),
+              read_parquet<partsupp_schema>(file("partsupp"), {}, stream, mr),
+              read_parquet<customer_schema>(file("customer"), {}, stream, mr),
+              read_parquet<orders_schema>(file("orders"), {}, stream, mr),
+              read_parquet<lineitem_schema>(file("lineitem"), {}, stream, mr)};
+  db.scale_factor = static_cast<double>(db.supplier.num_rows()) / 10000.0;  // (10,000 suppliers per unit of SF)
+  return db;
+}
+
+}  // namespace colx::tpch::queries
