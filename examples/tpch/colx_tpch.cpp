@@ -18,6 +18,15 @@
 #include <string>
 #include <vector>
 
+#if defined(__CUDACC__) && __has_include(<nvtx3/nvToolsExt.h>)
+#  include <nvtx3/nvToolsExt.h>  // (a range per query run, "Q1"...: what Nsight tools filter on)
+#  define COLX_TPCH_RANGE_PUSH(name) nvtxRangePushA(name)
+#  define COLX_TPCH_RANGE_POP() nvtxRangePop()
+#else
+#  define COLX_TPCH_RANGE_PUSH(name) (void)(name)
+#  define COLX_TPCH_RANGE_POP()
+#endif
+
 namespace {
 
 using colx::tpch::queries::database;
@@ -95,10 +104,14 @@ int main(int argc, char** argv) {
         std::vector<double> ms;
         colx::tpch::queries::query_answer answer;
         for (int r = 0; r < repeat; ++r) {
+          char range[16];  // (snprintf: g++ 12 warns, wrongly, of "Q" + std::to_string(q))
+          std::snprintf(range, sizeof range, "Q%d", q);
+          COLX_TPCH_RANGE_PUSH(range);
           auto const started = std::chrono::steady_clock::now();
           answer = found->second(db);
           stream.synchronize();
           ms.push_back(milliseconds_since(started));
+          COLX_TPCH_RANGE_POP();
         }
         if (ms.size() > 1) { ms.erase(ms.begin()); }  // (the first run is a warm-up)
         std::sort(ms.begin(), ms.end());
