@@ -21,6 +21,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 QUERIES = os.path.join(HERE, "..", "..", "include", "colx", "tpch", "queries")
@@ -72,22 +73,60 @@ def same_cell(expected, text):
     return text == str(expected)
 
 
-def compare(number, con, answers, scale):
+def duckdb_answer(number, con, scale, repeat):
+    """DuckDB's answer to query `number` and the median of its times in ms (the first of several runs
+    is a warm-up, as colx-tpch's)."""
     sql = sql_of(number).replace(":sf", repr(scale))  # (Q11's fraction is 0.0001 / SF)
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        expected = con.execute(sql).fetchall()
+        times.append((time.perf_counter() - started) * 1e3)
+    times = sorted(times[1:] if len(times) > 1 else times)
+    return expected, times[len(times) // 2]
+
+
+def order_keys(sql):
+    """The names in the query's last ORDER BY (without ASC/DESC), as its output columns are named."""
+    found = re.findall(r"order by (.*?)(?:\blimit\b|$)", sql, re.S | re.I)
+    if not found:
+        return []
+    return [item.split()[0] for item in found[-1].replace("\n", " ").split(",") if item.strip()]
+
+
+def same_row(want, got):
+    return len(got) == len(want) and all(same_cell(w, g) for w, g in zip(want, got))
+
+
+def compare(expected, number, answers, keys):
+    """None when colx's answer is DuckDB's row for row; rows that tie on every ORDER BY key may come
+    in either order (SQL leaves their order open), so a run of such rows is compared as a set."""
     path = os.path.join(answers, f"q{number:02d}.csv")
     if not os.path.exists(path):
         return f"no answer from colx ({path})"
-    expected = con.execute(sql).fetchall()
     with open(path, newline="") as f:
-        rows = list(csv.reader(f))[1:]  # (the header: colx's names)
+        table = list(csv.reader(f))
+    header, rows = table[0], table[1:]
     if len(rows) != len(expected):
         return f"{len(rows)} rows, DuckDB has {len(expected)}"
-    for r, (want, got) in enumerate(zip(expected, rows)):
-        if len(got) != len(want):
-            return f"row {r}: {len(got)} columns, DuckDB has {len(want)}"
-        for c, (w, g) in enumerate(zip(want, got)):
-            if not same_cell(w, g):
-                return f"row {r}, column {c + 1}: colx {g!r}, DuckDB {w!r}\n    colx:   {got}\n    DuckDB: {list(want)}"
+    at = [header.index(k) for k in keys if k in header] if all(k in header for k in keys) else []
+    r = 0
+    while r < len(expected):
+        end = r + 1
+        while at and end < len(expected) and all(expected[end][k] == expected[r][k] for k in at):
+            end += 1
+        unmatched = list(expected[r:end])
+        for c, got in enumerate(rows[r:end]):
+            match = next((j for j, want in enumerate(unmatched) if same_row(want, got)), None)
+            if match is None:
+                want = expected[r + c]
+                if len(got) != len(want):
+                    return f"row {r + c}: {len(got)} columns, DuckDB has {len(want)}"
+                bad = next(k for k, (w, g) in enumerate(zip(want, got)) if not same_cell(w, g))
+                return (f"row {r + c}, column {bad + 1}: colx {got[bad]!r}, DuckDB {want[bad]!r}\n"
+                        f"    colx:   {got}\n    DuckDB: {list(want)}")
+            unmatched.pop(match)
+        r = end
     return None
 
 
@@ -97,6 +136,12 @@ def main():
     parser.add_argument("--data", help="a folder of the 8 tables as tpchgen-cli parquet writes them")
     parser.add_argument("--tpch-scale", default="0.1", help="the scale factor to generate without --data")
     parser.add_argument("--queries", default="1-22")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="runs of each query by colx and by DuckDB; with more than one, the times (median after a "
+                             "warm-up) are printed side by side")
+    parser.add_argument("--load", action="store_true",
+                        help="DuckDB reads the tables into memory first (else it queries the Parquet files)")
+    parser.add_argument("--log", help="write colx-tpch's output (its answers and times) to this file")
     args = parser.parse_args()
 
     scratch = tempfile.mkdtemp(prefix="colx_tpch_")
@@ -111,32 +156,43 @@ def main():
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         answers = os.path.join(scratch, "answers")
         os.makedirs(answers)
-        run = subprocess.run([args.runner, "--data", data, "--queries", args.queries, "--out", answers, "--rows", "4"],
-                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        run = subprocess.run([args.runner, "--data", data, "--queries", args.queries, "--out", answers, "--rows", "4",
+                              "--repeat", str(args.repeat)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         log = run.stdout
+        if args.log:
+            with open(args.log, "w") as f:
+                f.write(log)
+        colx_ms = {int(m.group(1)): float(m.group(2)) for m in re.finditer(r"^Q(\d+)\s+([0-9.]+)$", log, re.M)}
         con = duckdb.connect()
+        kind = "TABLE" if args.load else "VIEW"
         for t in TABLES:
-            con.execute(f"CREATE VIEW {t} AS SELECT * FROM read_parquet('{os.path.join(data, t + '.parquet')}')")
+            con.execute(f"CREATE {kind} {t} AS SELECT * FROM read_parquet('{os.path.join(data, t + '.parquet')}')")
         scale = con.execute("SELECT count(*) / 10000 FROM supplier").fetchone()[0]
         wanted = []
         for part in args.queries.split(","):
             first, _, last = part.partition("-")
             wanted += range(int(first), int(last or first) + 1)
         passed, failed, missing = [], [], []
+        duckdb_times = {}
         for q in wanted:
             if sql_of(q) is None:
                 missing.append(q)
                 continue
-            why = compare(q, con, answers, scale)
+            expected, duckdb_times[q] = duckdb_answer(q, con, scale, args.repeat)
+            why = compare(expected, q, answers, order_keys(sql_of(q)))
+            times = f" (colx {colx_ms[q]:.3f} ms, DuckDB {duckdb_times[q]:.1f} ms)" if args.repeat > 1 and q in colx_ms else ""
             if why is None:
                 passed.append(q)
-                print(f"Q{q}: same as DuckDB")
+                print(f"Q{q}: same as DuckDB{times}")
             else:
                 failed.append(q)
                 print(f"Q{q}: DIFFERENT: {why}")
                 for line in log.splitlines():
                     if line.startswith(f"Q{q} failed"):
                         print("    " + line)
+        if args.repeat > 1:
+            print(f"sum of medians: colx {sum(colx_ms.get(q, 0) for q in passed):.3f} ms, DuckDB "
+                  f"{sum(duckdb_times[q] for q in passed):.1f} ms (the queries that agree)")
         if missing:
             print("not built yet: " + " ".join(f"Q{q}" for q in missing))
         print(f"{len(passed)} passed, {len(failed)} failed")
