@@ -463,6 +463,47 @@ TEST_CASE("join: a filtered probe side, and a filtered build side", "[frame]") {
   }
 }
 
+// A semi or anti join whose right side has more rows hashes the left side and marks the left rows
+// the right's rows match (join/semi_by_left.hpp): the same rows, in probe order, as the probe of a
+// prepared build of the right side (which keeps its role), with filters on either side.
+TEST_CASE("join: semi and anti joins whose right side is the larger hash the left", "[frame]") {
+  for (std::size_t const n : {std::size_t{0}, std::size_t{1}, std::size_t{37}, std::size_t{2500}}) {
+    CAPTURE(n);
+    auto const l = random_left(n, 60, 40 + n);
+    auto const r = random_right(3 * n + 5, 60, 50 + n);
+    auto const lf = make_left(l);
+    auto const rf = make_right(r);
+    auto const nl = l.id.size();
+    auto const nr = r.rid.size();
+    auto const left_row = [&](std::size_t i) { return l.row(i); };
+    auto const kept = [&](std::size_t i) { return l.a[i].has_value() && *l.a[i] > -100; };
+    auto const all = [](std::size_t) { return true; };
+    for (bool const nulls_equal : {false, true}) {
+      CAPTURE(nulls_equal);
+      colx::join_options const options{.nulls_equal = nulls_equal};
+      auto const match = [&](std::size_t i, std::size_t j) { return keys_match(l.k[i], r.k[j], nulls_equal); };
+      auto const build_kept = [&](std::size_t j) { return r.b[j].has_value() && *r.b[j] < 60.0; };
+      auto const filtered_match = [&](std::size_t i, std::size_t j) { return build_kept(j) && match(i, j); };
+      auto const probe = lf | colx::filter("a"_c > -100);
+      auto const build_side = rf | colx::filter("b"_c < 60.0);
+
+      auto const semi = probe | colx::join<join_kind::semi>(build_side, colx::on("k"_c), options);
+      CHECK(sorted_rows_of(semi) == left_rows_from_pairs(reference_pairs(join_kind::semi, nl, nr, kept, filtered_match), left_row));
+      check_probe_order(semi);
+      auto const anti = probe | colx::join<join_kind::anti>(build_side, colx::on("k"_c), options);
+      CHECK(sorted_rows_of(anti) == left_rows_from_pairs(reference_pairs(join_kind::anti, nl, nr, kept, filtered_match), left_row));
+      check_probe_order(anti);
+      auto const unfiltered = lf | colx::join<join_kind::anti>(rf, colx::on("k"_c), options);
+      CHECK(sorted_rows_of(unfiltered) == left_rows_from_pairs(reference_pairs(join_kind::anti, nl, nr, all, match), left_row));
+
+      // The right side prepared as a build side is probed as always: the same answer.
+      auto const built = colx::build(rf, colx::on("k"_c), options);
+      CHECK(sorted_rows_of(probe | colx::join<join_kind::semi>(built, colx::on("k"_c))) ==
+            sorted_rows_of(probe | colx::join<join_kind::semi>(rf, colx::on("k"_c), options)));
+    }
+  }
+}
+
 TEST_CASE("join: a build side hashed once and probed by two joins", "[frame]") {
   auto const l1 = random_left(500, 30, 31);
   auto const l2 = random_left(80, 30, 32);

@@ -21,9 +21,11 @@
 //
 // The parts (join/): options.hpp (kinds, options, keys, suffixes), table.hpp (the build side),
 // probe.hpp (the probe's passes), sinks.hpp (where output rows go), layout.hpp (the output
-// schema), run.hpp (the run).
+// schema), run.hpp (the run), semi_by_left.hpp (semi and anti joins whose right side is the
+// larger: the left side is hashed and the right's rows mark the left rows they match).
 #include <colx/frame/join/options.hpp>
 #include <colx/frame/join/run.hpp>
+#include <colx/frame/join/semi_by_left.hpp>
 #include <colx/frame/join/table.hpp>
 #include <colx/frame/pipeline.hpp>
 
@@ -45,6 +47,17 @@ struct join_stage {
     if constexpr (requires { right.slots(); }) {
       static_assert(std::is_same_v<typename Right::keys_type, RightKeys>,
                     "colx::join: a join_build is probed with the keys it was built on");
+    }
+    if constexpr ((How == join_kind::semi || How == join_kind::anti) && !requires { right.slots(); }) {
+      if (detail::semi_join_hashes_left(left, right)) {
+        auto const& rows = detail::unfiltered_source(left);
+        if constexpr (requires { left.predicate(); }) {
+          return detail::semi_join_by_left<How>(left.collect(stream, get_current_resource(rows.kind())), right, LeftKeys{},
+                                                RightKeys{}, options, stream, mr);
+        } else {
+          return detail::semi_join_by_left<How>(rows, right, LeftKeys{}, RightKeys{}, options, stream, mr);
+        }
+      }
     }
     auto const built = detail::as_build(right, RightKeys{}, options, stream);
     return detail::join_impl<How, Suffixes>(detail::unfiltered_source(left), detail::predicate_of_source(left), built,
