@@ -6,6 +6,7 @@
 // integer columns (kept apart from their float means) and of expressions (never shared: their
 // constants are not in their types), beside min and first, which keep their own cells. Few groups
 // and many, filtered or not, at 0, 1, 1,000 and 100,003 rows; explain() gives the bytes a group.
+// A decimal's sum and mean share one exact 128-bit sum.
 #include "support/backend.hpp"
 
 #include <catch2/catch.hpp>
@@ -169,4 +170,42 @@ TEST_CASE("group_by: explain gives a group's cells, shared where they can be", "
   CHECK(values(out["s"_c]) == std::vector<double>{4.0, 2.0});
   CHECK(values(out["m"_c]) == std::vector<double>{2.0, 2.0});
   CHECK(values(out["c"_c]) == std::vector<size_type>{2, 1});
+}
+
+// A decimal's sum and mean keep one 128-bit sum (a not-null column no count of its own), and the
+// mean is that exact sum over the count: TPC-H Q1's sum and avg of l_quantity.
+TEST_CASE("group_by: a decimal's sum and mean share the exact sum", "[frame]") {
+  using money = colx::dec<15, 2>;
+  using D = colx::schema<colx::field<"k", std::int32_t, colx::not_null>, colx::field<"d", money, colx::not_null>,
+                         colx::field<"e", money>>;
+  auto const mr = colx::test::backend_resource();
+  // Unscaled values near 10^15 (the type's largest): their sum needs more than 64 bits.
+  std::vector<std::int32_t> const k{1, 2, 1, 1, 2};
+  std::vector<money> const d{money{999999999999999}, money{-5}, money{999999999999999}, money{999999999999998}, money{10}};
+  std::vector<std::optional<money>> const e{money{250}, std::nullopt, std::nullopt, money{-100}, std::nullopt};
+  colx::frame<D> const f(colx::make_column<std::int32_t>(k, {}, mr), colx::make_column<money>(d, {}, mr),
+                         colx::make_column<money>(e, {}, mr));
+  auto const text = colx::explain(f | colx::group_by("k"_c), colx::aggregate(colx::sum("d"_c).as<"s">(), colx::mean("d"_c).as<"m">(),
+                                                                            colx::count().as<"c">()));
+  CAPTURE(text);
+  CHECK(text.find("cells: 24 bytes a group") != std::string::npos);  // the row count, one 16-byte sum
+  auto const nullable = colx::explain(f | colx::group_by("k"_c), colx::aggregate(colx::sum("e"_c).as<"s">(), colx::mean("e"_c).as<"m">()));
+  CAPTURE(nullable);
+  CHECK(nullable.find("cells: 24 bytes a group") != std::string::npos);  // one 16-byte sum and its count of values
+  auto const out = f | colx::group_by(colx::group_by_options{.sorted = true}, "k"_c) |
+                   colx::aggregate(colx::sum("d"_c).as<"s">(), colx::mean("d"_c).as<"m">(), colx::count().as<"c">(),
+                                   colx::sum("e"_c).as<"se">(), colx::mean("e"_c).as<"me">());
+  auto const sums = colx::to_optional_vector(out["s"_c].view());
+  REQUIRE(sums.size() == 2);
+  CHECK(sums[0]->unscaled == colx::int128_t{2999999999999996});
+  CHECK(sums[1]->unscaled == 5);
+  auto const means = colx::to_optional_vector(out["m"_c].view());
+  CHECK(*means[0] == Approx(29999999999999.96 / 3).epsilon(1e-15));
+  CHECK(*means[1] == Approx(0.025));
+  auto const se = colx::to_optional_vector(out["se"_c].view());
+  CHECK(se[0]->unscaled == 150);
+  CHECK_FALSE(se[1].has_value());  // every value of group 2 is null
+  auto const me = colx::to_optional_vector(out["me"_c].view());
+  CHECK(*me[0] == Approx(0.75));
+  CHECK_FALSE(me[1].has_value());
 }

@@ -33,7 +33,7 @@ struct group_cell<expr::kinds::moment<Statistic>, T, Nullable> {
   static constexpr bool supported = std::is_arithmetic_v<T> || dec_type<T>;  // a decimal's are doubles, as DuckDB's
   static constexpr bool shifted = Statistic != 0;
   static constexpr bool uses_group_rows = !Nullable;
-  static constexpr bool shares_sum = !shifted && !dec_type<T>;  // a decimal's sum cell is 128-bit
+  static constexpr bool shares_sum = !shifted;
   using value_type = double;
   static constexpr bool always_valid = false;
   using sums = std::conditional_t<Nullable, counted_sum<double>, plain_sum<double>>;
@@ -90,6 +90,36 @@ struct group_cell<expr::kinds::moment<Statistic>, T, Nullable> {
       double const m2 = count_n > 0 ? c.s2 - c.s1 * c.s1 / n : 0.0;
       return expr::kinds::moment<Statistic>::statistic(count_n, c.shift + c.s1 / n, m2);
     }
+  }
+};
+
+// A decimal's mean: a double, as DuckDB's, from the exact 128-bit sum that a sum of the column
+// keeps (the two share the cell) over the count of values.
+template <class T, bool Nullable>
+  requires dec_type<T>
+struct group_cell<expr::kinds::moment<0>, T, Nullable> {
+  using sum_cell = group_cell<expr::kinds::sum, T, Nullable>;
+  static constexpr bool supported = true;
+  static constexpr bool uses_group_rows = !Nullable;
+  static constexpr bool shares_sum = true;
+  using value_type = double;
+  static constexpr bool always_valid = false;
+  using type = typename sum_cell::type;
+  static constexpr COLX_HOST_DEVICE type identity() { return sum_cell::identity(); }
+  template <class Ctx>
+  static COLX_HOST_DEVICE void add(type& c, T v, size_type row, Ctx const& ctx) {
+    sum_cell::add(c, v, row, ctx);
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE void merge(type* dst, type const& src, size_type rows, Ctx const& ctx) {
+    sum_cell::merge(dst, src, rows, ctx);
+  }
+  template <class Ctx>
+  static COLX_HOST_DEVICE expr::maybe<double, true> finish(type const& c, size_type rows, Ctx const&) {
+    size_type n = rows;
+    if constexpr (Nullable) { n = c.n; }
+    if (n == 0) { return {0.0, false}; }
+    return {colx::detail::as_double(sum_cell::join(c.total)) / static_cast<double>(n), true};
   }
 };
 
