@@ -29,10 +29,10 @@ using namespace colx::literals;
 
 [[nodiscard]] inline auto q12(database const& db) {
   auto const high = "o_orderpriority"_c == "1-URGENT" || "o_orderpriority"_c == "2-HIGH";
-  return db.lineitem |
+  return db.lineitem | select("l_orderkey"_c, "l_shipmode"_c, "l_shipdate"_c, "l_commitdate"_c, "l_receiptdate"_c) |
          filter(("l_shipmode"_c == "MAIL" || "l_shipmode"_c == "SHIP") && "l_commitdate"_c < "l_receiptdate"_c &&
                 "l_shipdate"_c < "l_commitdate"_c && "l_receiptdate"_c >= date(1994, 1, 1) && "l_receiptdate"_c < date(1995, 1, 1)) |
-         select("l_orderkey"_c, "l_shipmode"_c) | join(db.orders | select("o_orderkey"_c, "o_orderpriority"_c), on("l_orderkey"_c), on("o_orderkey"_c)) |
+         join(db.orders | select("o_orderkey"_c, "o_orderpriority"_c), on("l_orderkey"_c), on("o_orderkey"_c)) |
          group_by("l_shipmode"_c) |
          aggregate(sum(if_else(high, 1, 0)).as<"high_line_count">(), sum(if_else(high, 0, 1)).as<"low_line_count">()) |
          sort_by("l_shipmode"_c);

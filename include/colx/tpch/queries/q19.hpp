@@ -41,9 +41,9 @@ using namespace colx::literals;
   auto const kind3 = "p_brand"_c == "Brand#34" && (container("LG CASE") || container("LG BOX") || container("LG PACK") || container("LG PKG")) &&
                      between("l_quantity"_c, 20, 30) && between("p_size"_c, 1, 15);
   auto const revenue = db.lineitem |
+                       select("l_partkey"_c, "l_quantity"_c, "l_extendedprice"_c, "l_discount"_c, "l_shipmode"_c, "l_shipinstruct"_c) |
                        filter(("l_shipmode"_c == "AIR" || "l_shipmode"_c == "AIR REG") && "l_shipinstruct"_c == "DELIVER IN PERSON" &&
                               between("l_quantity"_c, 1, 30)) |
-                       select("l_partkey"_c, "l_quantity"_c, "l_extendedprice"_c, "l_discount"_c) |
                        join(db.part | filter(between("p_size"_c, 1, 15)) | select("p_partkey"_c, "p_brand"_c, "p_container"_c, "p_size"_c),
                             on("l_partkey"_c), on("p_partkey"_c)) |
                        filter(kind1 || kind2 || kind3) | reduce(sum("l_extendedprice"_c * (1 - "l_discount"_c)));

@@ -30,8 +30,8 @@ using namespace colx::literals;
 
 [[nodiscard]] inline auto q20(database const& db) {
   auto const forest = db.part | filter(starts_with("p_name"_c, "forest")) | select("p_partkey"_c);
-  auto const shipped = db.lineitem | filter("l_shipdate"_c >= date(1994, 1, 1) && "l_shipdate"_c < date(1995, 1, 1)) |
-                       select("l_partkey"_c, "l_suppkey"_c, "l_quantity"_c) | join<join_kind::semi>(forest, on("l_partkey"_c), on("p_partkey"_c)) |
+  auto const shipped = db.lineitem | select("l_partkey"_c, "l_suppkey"_c, "l_quantity"_c, "l_shipdate"_c) |
+                       filter("l_shipdate"_c >= date(1994, 1, 1) && "l_shipdate"_c < date(1995, 1, 1)) | join<join_kind::semi>(forest, on("l_partkey"_c), on("p_partkey"_c)) |
                        group_by("l_partkey"_c, "l_suppkey"_c) | aggregate(sum("l_quantity"_c).as<"shipped">());
   auto const surplus = db.partsupp | select("ps_partkey"_c, "ps_suppkey"_c, "ps_availqty"_c) |
                        join(shipped, on("ps_partkey"_c, "ps_suppkey"_c), on("l_partkey"_c, "l_suppkey"_c)) |
