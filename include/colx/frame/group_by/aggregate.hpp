@@ -92,7 +92,6 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
   double estimated_groups = 0;
   double kept_rows = 0;
   if (n > 0) {
-    size_type const step = std::max<size_type>(1, n / most_sampled_rows);
     size_type const sampled = std::min(n, most_sampled_rows);
     size_type const sample_capacity = next_power_of_two(4 * sampled);
     size_type const sample_slots = fn_t::table_slots(sample_capacity);
@@ -104,7 +103,7 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
     set_capacity(sample, sample_capacity, sample_capacity);
     on_backend(kind, stream, [&](auto const& exec) {
       exec.for_each_n(sample_slots, init_table_fn<fn_t>{sample});
-      exec.for_each_n(sampled, sample_groups_fn<fn_t>{sample, step, kept_counter});
+      exec.for_each_n(sampled, sample_groups_fn<fn_t>{sample, n, sampled == n, kept_counter});
     });
     auto const c = read_counters();
     kept_rows = static_cast<double>(n) * static_cast<double>(c[1]) / static_cast<double>(sampled);
