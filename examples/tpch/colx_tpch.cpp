@@ -99,12 +99,15 @@ int main(int argc, char** argv) {
     std::vector<int> const wanted = parse_queries(option(argc, argv, "--queries", "1-22"));
     colx::stream_ref const stream{};
     auto const loading = std::chrono::steady_clock::now();
-    database const db = colx::tpch::queries::load_database(data, stream);
+    std::vector<colx::tpch::queries::table_read> reads;
+    database const db = colx::tpch::queries::load_database(data, stream, colx::get_current_resource(), &reads);
     stream.synchronize();
     double const load_ms = milliseconds_since(loading);
     double const file_gb = parquet_bytes(data) / 1e9;
-    std::printf("loaded the 8 tables of scale factor %g from %s (%.2f GB of Parquet) in %.1f ms, %.2f GB/s (%s memory)\n\n",
+    std::printf("loaded the 8 tables of scale factor %g from %s (%.2f GB of Parquet) in %.1f ms, %.2f GB/s (%s memory):",
                 db.scale_factor, data.c_str(), file_gb, load_ms, file_gb / (load_ms / 1e3), colx::to_string(db.lineitem.kind()));
+    for (auto const& r : reads) { std::printf(" %s %.1f ms,", r.table, r.ms); }
+    std::printf("\n\n");
     std::vector<std::pair<int, double>> times;
     int failed = 0;
     for (int q : wanted) {

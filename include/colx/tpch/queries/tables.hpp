@@ -14,8 +14,10 @@
 #include <colx/types/schema.hpp>
 #include <colx/types/string_view.hpp>
 
+#include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace colx::tpch::queries {
 
@@ -76,18 +78,38 @@ struct database {
   double scale_factor = 1;  // (Q11's fraction is 0.0001 / SF)
 };
 
-// Reads DIR/<table>.parquet for the eight tables (tpchgen-cli parquet -s SF --output-dir DIR).
-[[nodiscard]] inline database load_database(std::string const& dir, stream_ref stream = {},
-                                            resource_ref mr = get_current_resource()) {
-  auto const file = [&](char const* table) { return dir + "/" + table + ".parquet"; };
-  database db{read_parquet<nation_schema>(file("nation"), {}, stream, mr),
-              read_parquet<region_schema>(file("region"), {}, stream, mr),
-              read_parquet<part_schema>(file("part"), {}, stream, mr),
-              read_parquet<supplier_schema>(file("supplier"), {}, stream, mr),
-              read_parquet<partsupp_schema>(file("partsupp"), {}, stream, mr),
-              read_parquet<customer_schema>(file("customer"), {}, stream, mr),
-              read_parquet<orders_schema>(file("orders"), {}, stream, mr),
-              read_parquet<lineitem_schema>(file("lineitem"), {}, stream, mr)};
+// How long reading one table took (colx-tpch prints them).
+struct table_read {
+  char const* table;
+  double ms;
+};
+
+namespace detail {
+template <class Schema>
+frame<Schema> read_table(std::string const& dir, char const* table, stream_ref stream, resource_ref mr,
+                         std::vector<table_read>* timings) {
+  auto const started = std::chrono::steady_clock::now();
+  auto f = read_parquet<Schema>(dir + "/" + table + ".parquet", {}, stream, mr);
+  if (timings != nullptr) {
+    stream.synchronize();
+    timings->push_back({table, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count()});
+  }
+  return f;
+}
+}  // namespace detail
+
+// Reads DIR/<table>.parquet for the eight tables (tpchgen-cli parquet -s SF --output-dir DIR),
+// noting each read's time in `timings` when given.
+[[nodiscard]] inline database load_database(std::string const& dir, stream_ref stream = {}, resource_ref mr = get_current_resource(),
+                                            std::vector<table_read>* timings = nullptr) {
+  database db{detail::read_table<nation_schema>(dir, "nation", stream, mr, timings),
+              detail::read_table<region_schema>(dir, "region", stream, mr, timings),
+              detail::read_table<part_schema>(dir, "part", stream, mr, timings),
+              detail::read_table<supplier_schema>(dir, "supplier", stream, mr, timings),
+              detail::read_table<partsupp_schema>(dir, "partsupp", stream, mr, timings),
+              detail::read_table<customer_schema>(dir, "customer", stream, mr, timings),
+              detail::read_table<orders_schema>(dir, "orders", stream, mr, timings),
+              detail::read_table<lineitem_schema>(dir, "lineitem", stream, mr, timings)};
   db.scale_factor = static_cast<double>(db.supplier.num_rows()) / 10000.0;  // (10,000 suppliers per unit of SF)
   return db;
 }
