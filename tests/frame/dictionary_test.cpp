@@ -61,6 +61,8 @@ strings decoded(colx::any_column c) {
 
 }  // namespace
 
+// (At 0, 1 and 7 rows most values are distinct and the rows are sorted; at 1000 and more a few
+// values repeat and encode hashes them: both ways give the same dictionary and codes.)
 TEST_CASE("dictionary: encode and decode give back the strings; the dictionary is distinct and sorted", "[dictionary]") {
   for (colx::size_type n : {0, 1, 7, 1000, 4099}) {
     CAPTURE(n);
@@ -102,6 +104,14 @@ TEST_CASE("dictionary: more distinct values than the codes can number is an erro
   auto const column = colx::make_strings_column(s);
   CHECK_THROWS_WITH(colx::encode<std::uint8_t>(column), Catch::Contains("300 distinct values do not fit codes of type uint8"));
   CHECK(colx::encode<std::int16_t>(column).dictionary_size() == 300);
+  // The same values ten times each: few distinct values for the rows, encoded by hashing, not sorting.
+  strings repeated;
+  for (int r = 0; r < 10; ++r) { repeated.insert(repeated.end(), s.begin(), s.end()); }
+  auto const many = colx::make_strings_column(repeated);
+  CHECK_THROWS_WITH(colx::encode<std::uint8_t>(many), Catch::Contains("300 distinct values do not fit codes of type uint8"));
+  auto const d = colx::encode<std::int16_t>(many);
+  CHECK(d.dictionary_size() == 300);
+  CHECK(decoded(d) == repeated);
 }
 
 TEST_CASE("dictionary: make_dictionary_column checks its parts", "[dictionary]") {
