@@ -104,8 +104,14 @@ TEST_CASE("every stage composes after a filter, eagerly", "[stage]") {
     CHECK(colx::to_optional_vector(first["x"_c].view()) == std::vector<opt64>(want.x.begin(), want.x.begin() + m));
     CHECK(colx::to_optional_vector(last["x"_c].view()) == std::vector<opt64>(want.x.end() - m, want.x.end()));
 
+    // select after a filter compacts the selected columns alone (the filter's column need not be one).
     auto const only_k = f | colx::filter(pred) | colx::select("k"_c.as<"key">());
     CHECK(colx::to_optional_vector(only_k["key"_c].view()) == want.k);
+    auto const swapped = f | colx::filter(pred) | colx::select("x"_c, "k"_c);
+    STATIC_REQUIRE(std::is_same_v<typename decltype(swapped)::schema_type,
+                                  colx::schema<colx::field<"x", std::int64_t>, colx::field<"k", std::int32_t>>>);
+    CHECK(colx::to_optional_vector(swapped["x"_c].view()) == want.x);
+    CHECK(colx::to_optional_vector(swapped["k"_c].view()) == want.k);
 
     // Stages that take the filter run it inside their pass: the same answers.
     CHECK((f | colx::filter(pred) | colx::count_if("k"_c > 5)) ==

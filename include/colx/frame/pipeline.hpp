@@ -196,34 +196,35 @@ namespace detail {
 template <class Schema, std::size_t I>
 using output_of = output_column<typename Schema::template field_at<I>::type>;
 
-template <class Frame, class Pred, std::size_t... C>
-Frame collect_impl(Frame const& f, Pred const& pred, stream_ref stream, resource_ref mr, std::index_sequence<C...>) {
+// The rows of `out` where `pred` holds on `f`'s rows (the same rows: `out` is f or a selection of
+// its columns), in one compaction pass that writes only out's columns.
+template <class Frame, class Pred, class Out, std::size_t... C>
+Out collect_impl(Frame const& f, Pred const& pred, Out const& out, stream_ref stream, resource_ref mr, std::index_sequence<C...>) {
   spill_lock_scope const spill_lock(stream);  // the columns read here stay put until the work is done
-  using schema_type = typename Frame::schema_type;
-  using inputs = typename Frame::inputs_type;
+  using out_schema = typename Out::schema_type;
   COLX_EXPECTS(is_host_accessible(mr.kind()) == is_host_accessible(f.kind()), "collect writes ", to_string(mr.kind()),
                " memory from a frame in ", to_string(f.kind()), " memory: copy the frame there first");
   size_type const rows = f.num_rows();
   std::vector<buffer> scratch;  // what resolved nodes read, kept until the kernels below have run
-  auto const bound = resolve_literals(expr::bind<schema_type>(pred), f, stream, &scratch);
-  std::tuple<output_of<schema_type, C>...> outputs(output_of<schema_type, C>{rows, f.template column_at<C>().nullable(),
-                                                                             type_of(f.template column_at<C>()),
-                                                                             &f.template column_at<C>().untyped(), stream, mr}...);
+  auto const bound = resolve_literals(expr::bind<typename Frame::schema_type>(pred), f, stream, &scratch);
+  std::tuple<output_of<out_schema, C>...> outputs(output_of<out_schema, C>{rows, out.template column_at<C>().nullable(),
+                                                                           type_of(out.template column_at<C>()),
+                                                                           &out.template column_at<C>().untyped(), stream, mr}...);
   auto const views = tuple(std::get<C>(outputs).view(stream)...);
-  keep_fn<inputs, std::remove_cvref_t<decltype(bound)>> const keep{f.inputs(), bound};
-  using item = row_item<stored_t<typename schema_type::template field_at<C>::type>...>;
-  load_row_fn<inputs, item> const load{f.inputs()};
+  keep_fn<typename Frame::inputs_type, std::remove_cvref_t<decltype(bound)>> const keep{f.inputs(), bound};
+  using item = row_item<stored_t<typename out_schema::template field_at<C>::type>...>;
+  load_row_fn<typename Out::inputs_type, item> const load{out.inputs()};
   store_row_fn<std::remove_cvref_t<decltype(views)>> const store{views};
   size_type const kept =
       on_backend(f.kind(), stream, [&](auto const& exec) { return exec.select_rows(rows, keep, load, store); });
-  return Frame(std::get<C>(outputs).finish(kept, stream)...);
+  return Out(std::get<C>(outputs).finish(kept, stream)...);
 }
 
 }  // namespace detail
 
 template <class Frame, class Pred>
 Frame filtered<Frame, Pred>::collect(stream_ref stream, resource_ref mr) const {
-  return detail::collect_impl(_frame, _pred, stream, mr, std::make_index_sequence<Frame::schema_type::size>{});
+  return detail::collect_impl(_frame, _pred, _frame, stream, mr, std::make_index_sequence<Frame::schema_type::size>{});
 }
 
 }  // namespace colx
