@@ -372,30 +372,6 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
   }
 };
 
-// The sample the table size is estimated from: the k-th sampled row's group inserted, the kept
-// rows counted. Every row of an input of at most most_sampled_rows rows; else rows drawn
-// uniformly at random, with replacement (a fixed sequence: the same rows each run), the draws
-// estimate_groups assumes. (A strided sample sees each key of keys that come in runs once, as
-// lineitem's orderkeys, four lines an order, and so estimated as many groups as rows: TPC-H Q18's
-// table was sized for 60M groups where there are 15M.)
-template <class Fn>
-struct sample_groups_fn {
-  Fn fn;
-  size_type rows;  // the input's
-  bool every_row;  // the input is the sample
-  size_type* kept;
-  COLX_HOST_DEVICE size_type row_of(size_type k) const {
-    if (every_row) { return k; }
-    return static_cast<size_type>(mix64(static_cast<std::uint64_t>(k)) % static_cast<std::uint64_t>(rows));
-  }
-  COLX_HOST_DEVICE void operator()(size_type k) const {
-    size_type const i = row_of(k);
-    if (!fn.keep(i)) { return; }
-    atomic_add(kept, size_type{1});
-    (void)fn.locate(i);
-  }
-};
-
 template <class Fn>
 struct init_table_fn {
   Fn fn;
