@@ -3,8 +3,8 @@
 // The eight TPC-H tables as tpchgen-cli writes them to Parquet (the dbgen data of the
 // specification): int64 keys, DECIMAL(15,2) money as dec<15, 2>, DATE as date32, VARCHAR as
 // strings. Columns of a few distinct values (flags, modes, segments, brands, types, names) are
-// dictionary columns of one-byte codes: they are read from the files' own dictionaries, and
-// filters, group-by keys and joins on them work on the codes (issue 16). Every field is not_null,
+// dictionary columns of one-byte codes, encoded as they are read (colx::encode), and filters,
+// group-by keys and joins on them work on the codes (issue 16). Every field is not_null,
 // as in TPC-H, so kernels read no validity masks.
 #include <colx/frame/frame.hpp>
 #include <colx/io/parquet.hpp>
