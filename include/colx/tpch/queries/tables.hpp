@@ -4,8 +4,8 @@
 // specification): int64 keys, DECIMAL(15,2) money as dec<15, 2>, DATE as date32, VARCHAR as
 // strings. Columns of a few distinct values (flags, modes, segments, brands, types, names) are
 // dictionary columns of one-byte codes, encoded as they are read (colx::encode), and filters,
-// sorts and group-by keys on them work on the codes (issue 16; a join on one still compares values). Every field is not_null,
-// as in TPC-H, so kernels read no validity masks.
+// sorts and group-by keys on them work on the codes (issue 16; a join on one still compares
+// values). Every field is not_null, as in TPC-H, so kernels read no validity masks.
 #include <colx/frame/frame.hpp>
 #include <colx/io/parquet.hpp>
 #include <colx/types/chrono.hpp>
