@@ -253,8 +253,10 @@ inline sniff_result sniff(char const* text, std::int64_t size, csv_read_options 
                          std::none_of(quoted.begin(), quoted.end(), [](auto const& q) { return q.back(); });
   std::set<std::string> seen;
   for (std::size_t c = 0; c + (r.trailing_delimiter ? 1 : 0) < n_columns; ++c) {
-    std::string name = r.header && c < records[0].size() && !records[0][c].empty() ? records[0][c] : "column" + std::to_string(c);
-    for (int k = 1; seen.count(name) > 0; ++k) { name = (r.header ? records[0][c] : "column" + std::to_string(c)) + "_" + std::to_string(k); }
+    // (A header may have fewer fields than the widest record: those columns take "columnN".)
+    std::string const base = r.header && c < records[0].size() && !records[0][c].empty() ? records[0][c] : "column" + std::to_string(c);
+    std::string name = base;
+    for (int k = 1; seen.count(name) > 0; ++k) { name = base + "_" + std::to_string(k); }
     seen.insert(name);
     r.names.push_back(name);
     auto const given = o.types.find(name);
