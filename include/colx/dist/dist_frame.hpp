@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// dist_frame<Schema>: a frame split over the ranks of a communicator, one frame<Schema> a rank.
+// Which rows a rank holds is the operations' business: a hash shuffle puts equal keys on one
+// rank, a range shuffle puts rank r's rows before rank r + 1's. Global answers (num_rows, gather)
+// are collectives: every rank calls them.
+//
+//   auto d = colx::dist::scatter(world, f);                  // rank 0's frame, split evenly
+//   auto g = d | colx::group_by("k"_c) | colx::aggregate(colx::sum("v"_c).as<"s">());
+//   auto all = colx::dist::gather(g);                        // every group, on rank 0
+//
+// Stages that need no other rank's rows (filter, with_columns, select, ...) run on each rank's
+// frame as they are; group_by/aggregate, join, sort_by and reduce are the distributed ones
+// (dist/group_by.hpp, join.hpp, sort.hpp, reduce.hpp).
+#include <colx/dist/exchange.hpp>
+#include <colx/frame/stage.hpp>
+
+#include <vector>
+
+namespace colx::dist {
+
+template <class Schema>
+class dist_frame {
+ public:
+  using schema_type = Schema;
+
+  dist_frame(communicator& comm, frame<Schema> local) : _comm(&comm), _local(std::move(local)) {}
+
+  [[nodiscard]] communicator& comm() const noexcept { return *_comm; }
+  [[nodiscard]] frame<Schema> const& local() const noexcept { return _local; }
+  [[nodiscard]] int rank() const noexcept { return _comm->rank(); }
+  [[nodiscard]] int ranks() const noexcept { return _comm->size(); }
+  // The rows of every rank (a collective).
+  [[nodiscard]] size_type num_rows() const { return _comm->all_sum(_local.num_rows()); }
+
+ private:
+  communicator* _comm;
+  frame<Schema> _local;
+};
+
+namespace detail {
+template <class T>
+inline constexpr bool is_dist_frame = false;
+template <class Schema>
+inline constexpr bool is_dist_frame<dist_frame<Schema>> = true;
+
+// `parts` near-equal shares of n rows: bounds[p] = p * n / parts.
+inline std::vector<size_type> even_bounds(size_type n, int parts) {
+  std::vector<size_type> b(static_cast<std::size_t>(parts) + 1);
+  // floor(n * p / parts) without overflow: n = q * parts + r.
+  for (int p = 0; p <= parts; ++p) { b[static_cast<std::size_t>(p)] = n / parts * p + n % parts * p / parts; }
+  return b;
+}
+// All n rows to rank `to`.
+inline std::vector<size_type> all_to_bounds(size_type n, int parts, int to) {
+  std::vector<size_type> b(static_cast<std::size_t>(parts) + 1, 0);
+  for (int p = to + 1; p <= parts; ++p) { b[static_cast<std::size_t>(p)] = n; }
+  return b;
+}
+
+// A frame of no rows (a rank that holds nothing still has the schema).
+template <class Schema>
+frame<Schema> empty_frame() {
+  std::vector<any_column> columns;
+  [&]<std::size_t... C>(std::index_sequence<C...>) {
+    auto const one = [&]<class T>(std::type_identity<T>) {
+      if constexpr (std::is_same_v<stored_t<T>, string_view>) {
+        std::vector<any_column> offsets;
+        offsets.emplace_back(data_type{type_id::int32}, 0, buffer{});
+        columns.emplace_back(data_type_of<T>(), 0, buffer{}, buffer{}, 0, std::move(offsets));
+      } else {
+        columns.emplace_back(data_type_of<T>(), 0, buffer{});
+      }
+    };
+    (one(std::type_identity<typename Schema::template field_at<C>::type>{}), ...);
+  }(std::make_index_sequence<Schema::size>{});
+  return typed_frame<Schema>(columns, std::make_index_sequence<Schema::size>{});
+}
+}  // namespace detail
+
+// Rank `root`'s frame, split evenly over the ranks (the other ranks' `f` is ignored).
+template <class Schema>
+[[nodiscard]] dist_frame<Schema> scatter(communicator& comm, frame<Schema> const& f, int root = 0, stream_ref stream = {}) {
+  COLX_EXPECTS(0 <= root && root < comm.size(), "scatter: root ", root, " is not a rank of ", comm.size());
+  size_type const n = comm.rank() == root ? f.num_rows() : 0;
+  auto const bounds = comm.rank() == root ? detail::even_bounds(n, comm.size()) : detail::all_to_bounds(0, comm.size(), 0);
+  return {comm, exchange_rows(comm, comm.rank() == root ? f : f.head(0, stream), std::span<size_type const>(bounds), "scatter", stream)};
+}
+
+// Every rank's rows on rank `root`, in rank order; the other ranks get no rows.
+template <class Schema>
+[[nodiscard]] frame<Schema> gather(dist_frame<Schema> const& d, int root = 0, stream_ref stream = {}) {
+  auto& comm = d.comm();
+  COLX_EXPECTS(0 <= root && root < comm.size(), "gather: root ", root, " is not a rank of ", comm.size());
+  auto const bounds = detail::all_to_bounds(d.local().num_rows(), comm.size(), root);
+  return exchange_rows(comm, d.local(), std::span<size_type const>(bounds), "gather", stream);
+}
+
+// Every rank's rows on every rank, in rank order (the broadcast side of a join).
+template <class Schema>
+[[nodiscard]] frame<Schema> replicate(dist_frame<Schema> const& d, stream_ref stream = {}) {
+  auto& comm = d.comm();
+  auto const& f = d.local();
+  int const ranks = comm.size();
+  // Send all rows to every rank: one exchange per destination would repeat the header round, so
+  // the frame is sent whole to each peer by listing it once per rank.
+  std::vector<frame<Schema>> copies;
+  if (ranks == 1) { return f; }
+  std::vector<frame<Schema>> repeated(static_cast<std::size_t>(ranks), f);
+  frame<Schema> const all = concat(std::span<frame<Schema> const>(repeated), stream);
+  std::vector<size_type> bounds(static_cast<std::size_t>(ranks) + 1);
+  for (int p = 0; p <= ranks; ++p) { bounds[static_cast<std::size_t>(p)] = f.num_rows() * p; }
+  return exchange_rows(comm, all, std::span<size_type const>(bounds), "replicate", stream);
+}
+
+// A stage that needs no other rank's rows, on each rank's frame. A lazy result (a filter) is
+// collected: the distributed stages take frames.
+template <class Schema, pipeline_stage Stage>
+[[nodiscard]] auto operator|(dist_frame<Schema> const& d, Stage const& stage) {
+  auto&& result = d.local() | stage;
+  using R = std::remove_cvref_t<decltype(result)>;
+  if constexpr (requires { result.collect(); }) {
+    auto collected = result.collect();
+    return dist_frame<typename decltype(collected)::schema_type>(d.comm(), std::move(collected));
+  } else {
+    static_assert(requires { typename R::schema_type; },
+                  "colx::dist: this stage has no distributed form yet (a dist_frame takes filter, with_columns, "
+                  "select, group_by + aggregate, join, sort_by and reduce)");
+    return dist_frame<typename R::schema_type>(d.comm(), std::move(result));
+  }
+}
+
+}  // namespace colx::dist

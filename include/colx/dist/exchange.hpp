@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Moving rows between ranks: every shuffle, broadcast, scatter and gather ends here. The rows of a
+// frame come grouped by destination (rows [bounds[p], bounds[p + 1]) go to rank p); each rank
+// gets the rows every rank sent it, concatenated in rank order, so the result is deterministic.
+//
+// The work is type-erased (one instantiation per schema is only the final rebuild of the typed
+// frame): sizes go first (one all_to_all of a few integers per column), then every column's
+// buffers to every peer in one grouped call. A fixed-width column without nulls is sent from
+// where it lies; a column with nulls or strings is first copied per destination, so that its
+// mask and offsets start at bit and byte 0 (strings' offsets are rebased by the copy).
+// Dictionary columns are refused: each rank may hold its own dictionary (decode first).
+#include <colx/column/copying.hpp>
+#include <colx/dist/communicator.hpp>
+#include <colx/frame/gather.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace colx::dist {
+namespace detail {
+
+// What a receiver must know of one column of one peer's rows.
+struct column_header {
+  std::int64_t null_count;
+  std::int64_t payload_bytes;  // values (fixed width) or chars (strings)
+  std::int64_t offset_bytes;   // a string offset's width, else 0
+};
+inline constexpr std::size_t header_words(std::size_t columns) { return 1 + 3 * columns; }
+
+// A column's rows for one destination, in a form whose buffers can be sent as they are.
+struct outgoing_piece {
+  any_column owned;  // empty when the rows are sent from the source column itself
+  any_column_view view;
+  column_header header{};
+};
+
+inline outgoing_piece make_piece(any_column_view const& column, size_type begin, size_type end, stream_ref stream,
+                                 resource_ref mr) {
+  COLX_EXPECTS(column.type().id() != type_id::dictionary,
+               "colx::dist: a dictionary column cannot move between ranks (each may hold its own dictionary): "
+               "decode it first");
+  outgoing_piece piece;
+  piece.view = column.slice(begin, end, stream);
+  bool const strings = column.type().id() == type_id::string;
+  if (strings || piece.view.null_count() > 0) {
+    piece.owned = copy(piece.view, stream, mr);
+    piece.view = piece.owned.view();
+  }
+  size_type const rows = end - begin;
+  piece.header.null_count = piece.view.null_count();
+  if (strings) {
+    auto const& offsets = piece.view.child(0);
+    bool const wide = offsets.type().id() == type_id::int64;
+    piece.header.offset_bytes = wide ? 8 : 4;
+    piece.header.payload_bytes =
+        rows == 0 ? 0
+        : wide    ? colx::detail::read_value(static_cast<std::int64_t const*>(offsets.head()) + rows, offsets.kind(), stream)
+                  : colx::detail::read_value(static_cast<std::int32_t const*>(offsets.head()) + rows, offsets.kind(), stream);
+  } else {
+    piece.header.payload_bytes = static_cast<std::int64_t>(static_cast<std::size_t>(rows) * size_of(column.type()));
+  }
+  return piece;
+}
+
+inline void const* payload_of(any_column_view const& v) {
+  if (v.type().id() == type_id::string) { return v.head(); }  // a copy's chars start at 0
+  return static_cast<char const*>(v.head()) + static_cast<std::size_t>(v.offset()) * size_of(v.type());
+}
+
+// Buffers for `rows` rows of `type` from one peer, laid out as make_piece sent them.
+inline any_column make_incoming(data_type type, size_type rows, column_header const& h, stream_ref stream,
+                                resource_ref mr) {
+  buffer data(static_cast<std::size_t>(h.payload_bytes), stream, mr);
+  buffer mask = h.null_count > 0 ? buffer(bitmask_allocation_bytes(rows), stream, mr) : buffer{};
+  std::vector<any_column> children;
+  if (type.id() == type_id::string) {
+    data_type const offset_type{h.offset_bytes == 8 ? type_id::int64 : type_id::int32};
+    size_type const n = rows == 0 ? 0 : rows + 1;
+    children.emplace_back(offset_type, n, buffer(static_cast<std::size_t>(n) * static_cast<std::size_t>(h.offset_bytes), stream, mr));
+  }
+  return any_column(type, rows, std::move(data), std::move(mask), h.null_count, std::move(children));
+}
+
+// Where one column's buffers are, to send or to fill: payload, mask, offsets (empty ones skipped).
+struct column_buffers {
+  void* payload;
+  std::size_t payload_bytes;
+  void* mask;
+  std::size_t mask_bytes;
+  void* offsets;
+  std::size_t offset_bytes;
+};
+inline column_buffers buffers_of(any_column_view const& v, column_header const& h) {
+  size_type const rows = v.size();
+  column_buffers b{const_cast<void*>(payload_of(v)), static_cast<std::size_t>(h.payload_bytes), nullptr, 0, nullptr, 0};
+  if (h.null_count > 0) {
+    b.mask = const_cast<bitmask_type*>(v.null_mask());
+    b.mask_bytes = static_cast<std::size_t>(bitmask_words(rows)) * sizeof(bitmask_type);
+  }
+  if (h.offset_bytes > 0 && rows > 0) {
+    b.offsets = const_cast<void*>(v.child(0).head());
+    b.offset_bytes = static_cast<std::size_t>(rows + 1) * static_cast<std::size_t>(h.offset_bytes);
+  }
+  return b;
+}
+// A fresh column's buffers, writable (no other owner has seen them yet).
+inline column_buffers buffers_of(any_column& c, column_header const& h) {
+  column_buffers b{h.payload_bytes > 0 ? c.mutable_data() : nullptr, static_cast<std::size_t>(h.payload_bytes), nullptr, 0,
+                   nullptr, 0};
+  if (h.null_count > 0) {
+    b.mask = c.mutable_null_mask();
+    b.mask_bytes = static_cast<std::size_t>(bitmask_words(c.size())) * sizeof(bitmask_type);
+  }
+  if (h.offset_bytes > 0 && c.size() > 0) {
+    b.offsets = c.mutable_children().front().mutable_data();
+    b.offset_bytes = static_cast<std::size_t>(c.size() + 1) * static_cast<std::size_t>(h.offset_bytes);
+  }
+  return b;
+}
+
+template <class Part>
+void add_parts(std::vector<Part>& parts, int peer, column_buffers const& b) {
+  if (b.payload_bytes > 0) { parts.push_back({peer, b.payload, b.payload_bytes}); }
+  if (b.mask_bytes > 0) { parts.push_back({peer, b.mask, b.mask_bytes}); }
+  if (b.offset_bytes > 0) { parts.push_back({peer, b.offsets, b.offset_bytes}); }
+}
+
+// The column types as this rank holds them (decimal scales, string offsets), hashed: ranks that
+// read different files must not exchange bytes under different meanings.
+template <class Schema>
+std::uint64_t schema_fingerprint(frame<Schema> const& f) {
+  std::uint64_t h = 0xcbf29ce484222325ull;
+  auto const mix = [&](std::string const& text) {
+    for (char ch : text) { h = (h ^ static_cast<unsigned char>(ch)) * 0x100000001b3ull; }
+    h = (h ^ 0xffu) * 0x100000001b3ull;
+  };
+  [&]<std::size_t... C>(std::index_sequence<C...>) {
+    (mix(static_cast<any_column_view>(f.template column_at<C>()).type().to_string()), ...);
+  }(std::make_index_sequence<Schema::size>{});
+  return h;
+}
+
+template <class Schema, std::size_t... C>
+frame<Schema> typed_frame(std::vector<any_column>& columns, std::index_sequence<C...>) {
+  return frame<Schema>(
+      std::remove_cvref_t<decltype(std::declval<frame<Schema>>().template column_at<C>())>(std::move(columns[C]))...);
+}
+
+}  // namespace detail
+
+// Sends rows [bounds[p], bounds[p + 1]) of `rows` to rank p (bounds has size() + 1 entries) and
+// returns what every rank sent here, in rank order. Records the bytes under `step`.
+template <class Schema>
+[[nodiscard]] frame<Schema> exchange_rows(communicator& comm, frame<Schema> const& rows, std::span<size_type const> bounds,
+                                          char const* step, stream_ref stream = {}) {
+  constexpr std::size_t columns = Schema::size;
+  int const ranks = comm.size();
+  int const me = comm.rank();
+  auto const started = std::chrono::steady_clock::now();
+  resource_ref const mr = get_current_resource(comm.kind());
+
+  // Local preparation, one step: a rank that fails here lets the others know instead of hanging.
+  std::vector<detail::outgoing_piece> pieces;  // [peer * columns + c]
+  std::vector<std::int64_t> headers(static_cast<std::size_t>(ranks) * detail::header_words(columns));
+  agreed(comm, step, [&] {
+    COLX_EXPECTS(bounds.size() == static_cast<std::size_t>(ranks) + 1 && bounds.front() == 0 && bounds.back() == rows.num_rows(),
+                 "exchange_rows: bounds must split the ", rows.num_rows(), " rows over ", ranks, " ranks");
+    COLX_EXPECTS(rows.num_rows() == 0 || is_host_accessible(rows.kind()) == is_host_accessible(comm.kind()),
+                 "colx::dist: the frame lives in ", to_string(rows.kind()), " memory, but the ", comm.name(),
+                 " communicator moves ", to_string(comm.kind()), " memory");
+    std::vector<any_column_view> views;
+    [&]<std::size_t... C>(std::index_sequence<C...>) {
+      (views.push_back(static_cast<any_column_view>(rows.template column_at<C>())), ...);
+    }(std::make_index_sequence<columns>{});
+    pieces.reserve(static_cast<std::size_t>(ranks) * columns);
+    for (int p = 0; p < ranks; ++p) {
+      auto* h = headers.data() + static_cast<std::size_t>(p) * detail::header_words(columns);
+      h[0] = bounds[p + 1] - bounds[p];
+      for (std::size_t c = 0; c < columns; ++c) {
+        pieces.push_back(detail::make_piece(views[c], bounds[p], bounds[p + 1], stream, mr));
+        auto const& ch = pieces.back().header;
+        h[1 + 3 * c] = ch.null_count;
+        h[2 + 3 * c] = ch.payload_bytes;
+        h[3 + 3 * c] = ch.offset_bytes;
+      }
+    }
+  });
+  // The schema's column types must agree: a rank that read another file must not be misread.
+  expect_same_on_all_ranks(comm, detail::schema_fingerprint(rows), std::string("the column types of the rows of ") + step);
+
+  auto const incoming = comm.all_to_all(std::span<std::int64_t const>(headers));
+
+  // Receive buffers, then one grouped transfer of every column to and from every peer.
+  std::vector<std::vector<any_column>> received(static_cast<std::size_t>(ranks));
+  std::vector<send_part> sends;
+  std::vector<recv_part> recvs;
+  traffic_record traffic{step};
+  for (int p = 0; p < ranks; ++p) {
+    auto const* h = incoming.data() + static_cast<std::size_t>(p) * detail::header_words(columns);
+    auto& from_p = received[static_cast<std::size_t>(p)];
+    for (std::size_t c = 0; c < columns; ++c) {
+      auto& piece = pieces[static_cast<std::size_t>(p) * columns + c];
+      if (p == me) {  // this rank's own share never leaves it
+        from_p.push_back(piece.owned.size() == piece.view.size() && piece.view.size() > 0 ? std::move(piece.owned)
+                                                                                          : copy(piece.view, stream, mr));
+        continue;
+      }
+      detail::column_header const in{h[1 + 3 * c], h[2 + 3 * c], h[3 + 3 * c]};
+      from_p.push_back(detail::make_incoming(pieces[c].view.type(), h[0], in, stream, mr));
+      auto const out = detail::buffers_of(piece.view, piece.header);
+      auto const got = detail::buffers_of(from_p.back(), in);
+      detail::add_parts(sends, p, out);
+      detail::add_parts(recvs, p, got);
+      traffic.bytes_sent += static_cast<std::int64_t>(out.payload_bytes + out.mask_bytes + out.offset_bytes);
+      traffic.bytes_received += static_cast<std::int64_t>(got.payload_bytes + got.mask_bytes + got.offset_bytes);
+    }
+    if (p != me) {
+      traffic.rows_sent += bounds[p + 1] - bounds[p];
+      traffic.rows_received += h[0];
+    }
+  }
+  comm.exchange(sends, recvs, stream);
+
+  std::vector<frame<Schema>> parts;
+  parts.reserve(received.size());
+  for (auto& cols : received) { parts.push_back(detail::typed_frame<Schema>(cols, std::make_index_sequence<columns>{})); }
+  frame<Schema> out = parts.size() == 1 ? std::move(parts.front()) : concat(std::span<frame<Schema> const>(parts), stream);
+  if (ranks > 1) { stream.synchronize(); }  // the pieces sent from must outlive the transfer
+  traffic.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  comm.record(std::move(traffic));
+  return out;
+}
+
+}  // namespace colx::dist

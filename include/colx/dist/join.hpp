@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Distributed join: `left | join<How>(right, on("k"_c), ...)` with both sides dist_frames.
+//
+// When the right side is small in all (limits().broadcast_rows) and the join keeps no unmatched right
+// rows (inner, left, semi, anti), every rank gets the whole right side and joins its own left
+// rows: only the small side moves. Otherwise both sides are hash-shuffled by their keys, which
+// puts equal keys on one rank, and each rank joins what it holds. The keys must hash alike on
+// both sides: integers of any width do, a decimal and an integer (or two scales) do not.
+#include <colx/dist/limits.hpp>
+#include <colx/dist/shuffle.hpp>
+#include <colx/frame/join.hpp>
+
+namespace colx::dist {
+
+template <class Schema, join_kind How, class RightSchema, class... L, class... R, class Suffixes>
+[[nodiscard]] auto operator|(dist_frame<Schema> const& left,
+                             join_stage<How, dist_frame<RightSchema>, join_keys<L...>, join_keys<R...>, Suffixes> const& j) {
+  auto& comm = left.comm();
+  COLX_EXPECTS(&comm == &j.right.comm(), "colx::dist: the two sides of a join live on different communicators");
+  using local_stage = join_stage<How, frame<RightSchema>, join_keys<L...>, join_keys<R...>, Suffixes>;
+  auto const join_local = [&](frame<Schema> const& l, frame<RightSchema> const& r) {
+    auto out = agreed(comm, "join", [&] { return l | local_stage{r, j.options}; });
+    return dist_frame<typename decltype(out)::schema_type>(comm, std::move(out));
+  };
+  if (comm.size() == 1) { return join_local(left.local(), j.right.local()); }
+  constexpr bool keeps_unmatched_right = How == join_kind::right || How == join_kind::full;
+  if constexpr (!keeps_unmatched_right) {
+    if (j.right.num_rows() <= limits().broadcast_rows) { return join_local(left.local(), replicate(j.right)); }
+  }
+  auto const l = hash_shuffle(left, L{}...);
+  auto const r = hash_shuffle(j.right, R{}...);
+  return join_local(l.local(), r.local());
+}
+
+}  // namespace colx::dist

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: Apache-2.0
+// Every distributed operation against the same operation on one process, over the same rows:
+// each rank builds the whole frame alike (same seed), rank 0's copy is scattered, and the
+// distributed answer, gathered on rank 0 (or, for reduce, on every rank), must equal the answer
+// of the plain frame. Run in one process (a world of one), under mpirun -n 2 (MPI, host memory)
+// and on several GPUs (NCCL). Keys include nulls, one key holding half the rows, and worlds where
+// a rank holds no rows.
+#include "support/backend.hpp"
+#include "support/rows.hpp"
+#include "support/world.hpp"
+
+#include <colx/dist.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace colx::literals;
+using colx::size_type;
+namespace dist = colx::dist;
+
+namespace {
+
+using rows_schema = colx::schema<colx::field<"k", std::int64_t>, colx::field<"g", std::int32_t, colx::nullable>,
+                                 colx::field<"v", double, colx::nullable>, colx::field<"s", colx::string_view, colx::nullable>>;
+using right_schema = colx::schema<colx::field<"rk", std::int64_t>, colx::field<"w", std::int32_t, colx::nullable>>;
+
+// n rows over `keys` distinct k (the first half of the rows all k = 7 when skewed), g in [0, 9]
+// with nulls, v with nulls, s with nulls and strings of several lengths.
+colx::frame<rows_schema> make_rows(size_type n, std::int64_t keys, bool skewed, std::uint64_t seed = 1) {
+  std::vector<std::int64_t> k(static_cast<std::size_t>(n));
+  std::vector<std::optional<std::int32_t>> g(k.size());
+  std::vector<std::optional<double>> v(k.size());
+  std::vector<std::optional<std::string>> s(k.size());
+  std::uint64_t x = seed * 0x9e3779b97f4a7c15ull + 1;
+  auto next = [&] {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+  };
+  for (std::size_t i = 0; i < k.size(); ++i) {
+    k[i] = skewed && i < k.size() / 2 ? 7 : static_cast<std::int64_t>(next() % static_cast<std::uint64_t>(keys)) - keys / 3;
+    auto const r = next();
+    if (r % 11 != 0) { g[i] = static_cast<std::int32_t>(r % 10); }
+    if (r % 7 != 0) { v[i] = static_cast<double>(static_cast<std::int64_t>(r % 2001) - 1000) / 4.0; }
+    if (r % 5 != 0) { s[i] = std::string(r % 13, static_cast<char>('a' + r % 26)); }
+  }
+  auto const mr = colx::test::backend_resource();
+  return colx::frame<rows_schema>(colx::make_column<std::int64_t>(k, {}, mr), colx::make_column<std::int32_t>(g, {}, mr),
+                                  colx::make_column<double>(v, {}, mr),
+                                  colx::make_strings_column(s, colx::type_id::int32, {}, mr));
+}
+
+colx::frame<right_schema> make_right(size_type n, std::int64_t keys) {
+  std::vector<std::int64_t> k(static_cast<std::size_t>(n));
+  std::vector<std::optional<std::int32_t>> w(k.size());
+  for (std::size_t i = 0; i < k.size(); ++i) {
+    k[i] = static_cast<std::int64_t>((i * 7919) % static_cast<std::size_t>(keys)) - keys / 3;
+    if (i % 9 != 0) { w[i] = static_cast<std::int32_t>(i); }
+  }
+  auto const mr = colx::test::backend_resource();
+  return colx::frame<right_schema>(colx::make_column<std::int64_t>(k, {}, mr), colx::make_column<std::int32_t>(w, {}, mr));
+}
+
+// The distributed result on rank 0 (all of it) must hold the reference's rows; other ranks check
+// that they got none back.
+template <class Schema, class Reference>
+void check_gathered(dist::dist_frame<Schema> const& d, Reference const& reference) {
+  auto const all = dist::gather(d);
+  if (d.rank() == 0) {
+    CHECK(colx::test::sorted_rows_of(all) == colx::test::sorted_rows_of(reference));
+  } else {
+    CHECK(all.num_rows() == 0);
+  }
+}
+
+struct lowered_limits {
+  dist::strategy_limits saved = dist::limits();
+  lowered_limits(size_type broadcast, size_type few) { dist::limits() = {broadcast, few}; }
+  ~lowered_limits() { dist::limits() = saved; }
+};
+
+}  // namespace
+
+TEST_CASE("scatter and gather return every row in order", "[dist]") {
+  auto& world = colx::test::world();
+  for (size_type n : {size_type{0}, size_type{1}, size_type{257}, size_type{4097}}) {
+    auto const f = make_rows(n, 50, false);
+    auto const d = dist::scatter(world, f);
+    CHECK(d.num_rows() == n);
+    auto const back = dist::gather(d);
+    if (world.rank() == 0) {
+      REQUIRE(back.num_rows() == n);
+      CHECK(colx::test::read(back["k"_c]) == colx::test::read(f["k"_c]));
+      CHECK(colx::test::read(back["g"_c]) == colx::test::read(f["g"_c]));
+      CHECK(colx::test::read(back["s"_c]) == colx::test::read(f["s"_c]));
+    }
+  }
+}
+
+TEST_CASE("a hash shuffle puts equal keys on one rank and loses nothing", "[dist]") {
+  auto& world = colx::test::world();
+  for (bool skewed : {false, true}) {
+    auto const f = make_rows(10007, 300, skewed);
+    auto const shuffled = dist::hash_shuffle(dist::scatter(world, f), "k"_c);
+    check_gathered(shuffled, f);
+    // Each key on exactly one rank: the ranks' distinct keys add up to the keys overall.
+    auto const mine = shuffled.local() | colx::group_by("k"_c) | colx::aggregate(colx::count().as<"n">());
+    auto const overall = f | colx::group_by("k"_c) | colx::aggregate(colx::count().as<"n">());
+    CHECK(world.all_sum(mine.num_rows()) == overall.num_rows());
+  }
+}
+
+TEST_CASE("distributed group-by equals the one-process group-by", "[dist]") {
+  auto& world = colx::test::world();
+  auto const aggs = colx::aggregate(colx::sum("v"_c).as<"sum">(), colx::count().as<"n">(), colx::count("v"_c).as<"nv">(),
+                                    colx::min("s"_c).as<"lo">(), colx::max("v"_c).as<"hi">());
+  for (size_type n : {size_type{0}, size_type{1}, size_type{33}, size_type{20011}}) {
+    for (bool few : {true, false}) {
+      lowered_limits const limits(dist::limits().broadcast_rows, few ? dist::limits().few_groups_rows : 0);
+      auto const f = make_rows(n, 1000, n > 100);
+      auto const d = dist::scatter(world, f);
+      check_gathered(d | colx::group_by("k"_c) | aggs, f | colx::group_by("k"_c) | aggs);
+      check_gathered(d | colx::group_by("g"_c, "k"_c) | aggs, f | colx::group_by("g"_c, "k"_c) | aggs);
+    }
+  }
+}
+
+TEST_CASE("distributed group-by of aggregations that do not merge shuffles the rows", "[dist]") {
+  auto& world = colx::test::world();
+  auto const f = make_rows(5003, 200, true);
+  auto const d = dist::scatter(world, f);
+  auto const aggs = colx::aggregate(colx::mean("v"_c).as<"m">(), colx::nunique("s"_c).as<"u">(), colx::count().as<"n">());
+  check_gathered(d | colx::group_by("k"_c) | aggs, f | colx::group_by("k"_c) | aggs);
+}
+
+TEST_CASE("distributed joins equal the one-process join", "[dist]") {
+  auto& world = colx::test::world();
+  auto const l = make_rows(6007, 500, true);
+  auto const r = make_right(1201, 700);
+  auto const dl = dist::scatter(world, l);
+  auto const dr = dist::scatter(world, r);
+  for (size_type broadcast : {size_type{0}, size_type{1} << 20}) {  // shuffle both sides, then broadcast the right
+    lowered_limits const limits(broadcast, dist::limits().few_groups_rows);
+    check_gathered(dl | colx::join(dr, colx::on("k"_c), colx::on("rk"_c)), l | colx::join(r, colx::on("k"_c), colx::on("rk"_c)));
+    check_gathered(dl | colx::join<colx::join_kind::left>(dr, colx::on("k"_c), colx::on("rk"_c)),
+                   l | colx::join<colx::join_kind::left>(r, colx::on("k"_c), colx::on("rk"_c)));
+    check_gathered(dl | colx::join<colx::join_kind::full>(dr, colx::on("k"_c), colx::on("rk"_c)),
+                   l | colx::join<colx::join_kind::full>(r, colx::on("k"_c), colx::on("rk"_c)));
+    check_gathered(dl | colx::join<colx::join_kind::anti>(dr, colx::on("k"_c), colx::on("rk"_c)),
+                   l | colx::join<colx::join_kind::anti>(r, colx::on("k"_c), colx::on("rk"_c)));
+  }
+}
+
+TEST_CASE("a distributed sort gathers to the one-process sort", "[dist]") {
+  auto& world = colx::test::world();
+  for (size_type n : {size_type{0}, size_type{1}, size_type{300}, size_type{20011}}) {
+    auto const f = make_rows(n, 5000, n > 1000);
+    auto const d = dist::scatter(world, f);
+    for (bool descending : {false, true}) {
+      auto const by = descending ? colx::sort_by(colx::desc("g"_c), "k"_c, "v"_c) : colx::sort_by(colx::asc("g"_c), "k"_c, "v"_c);
+      auto const sorted = dist::gather(d | by);
+      if (world.rank() == 0) {
+        auto const expected = f | by;
+        CHECK(colx::test::read(sorted["g"_c]) == colx::test::read(expected["g"_c]));
+        CHECK(colx::test::read(sorted["k"_c]) == colx::test::read(expected["k"_c]));
+        CHECK(colx::test::read(sorted["s"_c]) == colx::test::read(expected["s"_c]));
+      }
+    }
+  }
+}
+
+TEST_CASE("a distributed reduce gives every rank the one-process answer", "[dist]") {
+  auto& world = colx::test::world();
+  for (size_type n : {size_type{0}, size_type{1}, size_type{10007}}) {
+    auto const f = make_rows(n, 100, false);
+    auto const d = dist::scatter(world, f);
+    auto const [sum, count, lo, hi, mean] =
+        d | colx::reduce(colx::sum("k"_c), colx::count("v"_c), colx::min("v"_c), colx::max("k"_c), colx::mean("v"_c));
+    auto const [esum, ecount, elo, ehi, emean] =
+        f | colx::reduce(colx::sum("k"_c), colx::count("v"_c), colx::min("v"_c), colx::max("k"_c), colx::mean("v"_c));
+    CHECK(sum.has_value() == esum.has_value());
+    if (sum.has_value()) { CHECK(*sum == *esum); }
+    CHECK(*count == *ecount);
+    CHECK(lo.has_value() == elo.has_value());
+    if (lo.has_value()) { CHECK(*lo == *elo); }
+    if (hi.has_value()) { CHECK(*hi == *ehi); }
+    CHECK(mean.has_value() == emean.has_value());
+    if (mean.has_value()) { CHECK(*mean == Approx(*emean).epsilon(1e-12)); }
+  }
+}
+
+TEST_CASE("a rank that fails ends the step with an error on every rank", "[dist]") {
+  auto& world = colx::test::world();
+  if (world.size() == 1) {
+    CHECK_THROWS_AS(dist::agreed(world, "test step", [] { throw colx::logic_error("boom"); }), colx::logic_error);
+    return;
+  }
+  // The last rank fails; the others learn it in the same step instead of waiting for it.
+  bool const fails = world.rank() == world.size() - 1;
+  auto const step = [&] {
+    if (fails) { throw colx::logic_error("boom on the last rank"); }
+    return 1;
+  };
+  if (fails) {
+    CHECK_THROWS_AS(dist::agreed(world, "test step", step), colx::logic_error);
+  } else {
+    CHECK_THROWS_WITH(dist::agreed(world, "test step", step), Catch::Contains("boom on the last rank"));
+  }
+  // Bad arguments on one rank only (bounds that do not cover its rows): every rank throws.
+  auto const f = make_rows(100, 10, false);
+  std::vector<size_type> bounds(static_cast<std::size_t>(world.size()) + 1, 0);
+  bounds.back() = fails ? 50 : f.num_rows();
+  CHECK_THROWS(dist::exchange_rows(world, f, std::span<size_type const>(bounds), "bad bounds"));
+  // The world still works afterwards.
+  CHECK(world.all_sum(1) == world.size());
+}
+
+TEST_CASE("ranks whose rows have other column types refuse to exchange them", "[dist]") {
+  auto& world = colx::test::world();
+  if (world.size() == 1) { return; }
+  using wide = colx::schema<colx::field<"rk", std::int64_t>, colx::field<"w", std::int64_t, colx::nullable>>;
+  std::vector<size_type> bounds(static_cast<std::size_t>(world.size()) + 1, 0);
+  if (world.rank() == 0) {
+    auto const r = make_right(10, 5);
+    std::fill(bounds.begin() + 1, bounds.end(), r.num_rows());
+    CHECK_THROWS_AS(dist::exchange_rows(world, r, std::span<size_type const>(bounds), "mismatch"), colx::dist_error);
+  } else {
+    auto const mr = colx::test::backend_resource();
+    colx::frame<wide> const r(colx::make_column<std::int64_t>(std::vector<std::int64_t>{1, 2}, {}, mr),
+                              colx::make_column<std::int64_t>(std::vector<std::int64_t>{3, 4}, {}, mr));
+    std::fill(bounds.begin() + 1, bounds.end(), r.num_rows());
+    CHECK_THROWS_AS(dist::exchange_rows(world, r, std::span<size_type const>(bounds), "mismatch"), colx::dist_error);
+  }
+}
+
+TEST_CASE("explain lists what each distributed step moved", "[dist]") {
+  auto& world = colx::test::world();
+  world.clear_traffic();
+  auto const d = dist::scatter(world, make_rows(1000, 10, false));
+  (void)dist::hash_shuffle(d, "k"_c);
+  auto const text = dist::explain(world);
+  CHECK_THAT(text, Catch::Contains("scatter"));
+  if (world.size() > 1) { CHECK_THAT(text, Catch::Contains("hash shuffle")); }
+}
