@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: Apache-2.0
+// Scale-out on one machine's GPUs: the same distributed pipelines on 1, 2, 4 (8) GPUs, one process
+// per GPU over NCCL (one GPU: a world of one, the same code with no transfers).
+//
+//   group-by  sum of an int64 value by an int64 key with `groups` distinct values over `rows`
+//             rows in all (each GPU generates its share on the device; generation not timed)
+//   join      inner join of `left` rows (keys drawn from the right's) with `right` unique keys,
+//             both sides hash-shuffled; and the right side broadcast instead
+//   shuffle   a hash shuffle of two int64 columns, against NCCL's own all-to-all of the same
+//             bytes per peer in the same run (the transport's ceiling)
+//
+// Times are the slowest rank's (a barrier before and after), median of `--repeat` after a warm-up.
+//   bench_dist --ranks 1,2,4 [--rows 4e9 --groups 1e7 --left 1e9 --right 1e8 --shuffle-rows 5e8]
+//              [--tsv FILE]
+#include "../bench_common.cuh"
+
+#include <colx/cuda.cuh>
+#include <colx/dist.hpp>
+#include <colx/dist/local_ranks.hpp>
+#include <colx/dist/nccl_communicator.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace colx::literals;
+using colx::size_type;
+namespace dist = colx::dist;
+
+namespace {
+
+using kv_schema = colx::schema<colx::field<"k", std::int64_t>, colx::field<"v", std::int64_t>>;
+using right_schema = colx::schema<colx::field<"rk", std::int64_t>, colx::field<"w", std::int64_t>>;
+
+struct options {
+  std::vector<int> ranks{1, 2};
+  double rows = 4e9;
+  double groups = 1e7;
+  double left = 1e9;
+  double right = 1e8;
+  double shuffle_rows = 5e8;
+  int repeat = 3;
+  std::string tsv;
+};
+
+// Row r of the whole table (r counts over all ranks): key mix64(r) % keys, value r % 1000.
+struct generate_fn {
+  std::int64_t* k;
+  std::int64_t* v;
+  std::int64_t first;
+  std::int64_t keys;
+  bool unique;  // keys are the row numbers themselves (a join's build side)
+  __device__ void operator()(size_type i) const {
+    std::int64_t const r = first + i;
+    k[i] = unique ? r : static_cast<std::int64_t>(colx::detail::mix64(static_cast<std::uint64_t>(r) * 0x9e3779b97f4a7c15ull) %
+                                                  static_cast<std::uint64_t>(keys));
+    v[i] = r % 1000;
+  }
+};
+
+template <class Schema>
+colx::frame<Schema> generate(std::int64_t total, std::int64_t keys, bool unique, int rank, int ranks) {
+  std::int64_t const first = total / ranks * rank + std::min<std::int64_t>(rank, total % ranks);
+  std::int64_t const n = total / ranks + (rank < total % ranks ? 1 : 0);
+  colx::uvector<std::int64_t> k(n), v(n);
+  colx::gpu::executor{colx::stream_ref{}}.for_each_n(n, generate_fn{k.data(), v.data(), first, keys, unique});
+  return colx::frame<Schema>(colx::column<std::int64_t>(std::move(k)), colx::column<std::int64_t>(std::move(v)));
+}
+
+// The slowest rank's wall time of f(), in ms: barrier, f, device sync, barrier.
+template <class F>
+double timed(dist::communicator& comm, F&& f, int repeat) {
+  std::vector<double> times;
+  for (int i = 0; i <= repeat; ++i) {
+    comm.barrier();
+    auto const t0 = std::chrono::steady_clock::now();
+    f();
+    COLX_CUDA_TRY(cudaDeviceSynchronize());
+    comm.barrier();
+    double const ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (i > 0) { times.push_back(ms); }  // the first run warms up
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+// NCCL's own all-to-all: `bytes` to every peer at once, grouped send/recv, GB/s sent per rank.
+double nccl_all_to_all_gbps(dist::communicator& comm, std::size_t bytes, int repeat) {
+  if (comm.size() == 1) { return 0; }
+  colx::buffer send(bytes * static_cast<std::size_t>(comm.size())), recv(bytes * static_cast<std::size_t>(comm.size()));
+  COLX_CUDA_TRY(cudaMemset(send.data(), 1, send.size()));
+  std::vector<dist::send_part> sends;
+  std::vector<dist::recv_part> recvs;
+  for (int p = 0; p < comm.size(); ++p) {
+    if (p == comm.rank()) { continue; }
+    sends.push_back({p, static_cast<char const*>(send.data()) + bytes * static_cast<std::size_t>(p), bytes});
+    recvs.push_back({p, static_cast<char*>(recv.data()) + bytes * static_cast<std::size_t>(p), bytes});
+  }
+  double const ms = timed(comm, [&] { comm.exchange(sends, recvs, colx::stream_ref{}); }, repeat);
+  return static_cast<double>(bytes) * (comm.size() - 1) / ms / 1e6;
+}
+
+struct result_line {
+  std::string name;
+  int ranks;
+  double ms;
+  double extra;  // GB/s or rows
+  std::string note;
+};
+
+int run_rank(options const& o, int rank, int ranks, std::filesystem::path const& dir, std::vector<result_line>& out) {
+  COLX_CUDA_TRY(cudaSetDevice(rank));
+  std::unique_ptr<dist::communicator> comm;
+  if (ranks == 1) {
+    comm = std::make_unique<dist::self_communicator>(colx::memory_kind::device);
+  } else {
+    comm = std::make_unique<dist::nccl_communicator>(
+        dist::nccl_communicator::from_file(dir / ("nccl-id-" + std::to_string(ranks)), rank, ranks));
+  }
+  auto& world = *comm;
+  auto const note = [&](std::string const& name, double ms, double extra, std::string const& text) {
+    if (rank == 0) {
+      out.push_back({name, ranks, ms, extra, text});
+      std::printf("%-28s %d GPU(s) %10.2f ms  %s\n", name.c_str(), ranks, ms, text.c_str());
+      std::fflush(stdout);
+    }
+  };
+
+  {  // group-by
+    auto const rows = static_cast<std::int64_t>(o.rows);
+    dist::dist_frame<kv_schema> const d(world, generate<kv_schema>(rows, static_cast<std::int64_t>(o.groups), false, rank, ranks));
+    size_type groups = 0;
+    double const ms = timed(world, [&] {
+      auto const g = d | colx::group_by("k"_c) | colx::aggregate(colx::sum("v"_c).as<"s">());
+      groups = g.local().num_rows();
+    }, o.repeat);
+    groups = world.all_sum(groups);
+    double const gbs = static_cast<double>(rows) * 16 / ms / 1e6;
+    note("group_by sum", ms, gbs, std::to_string(rows) + " rows, " + std::to_string(groups) + " groups, " +
+                                     std::to_string(gbs).substr(0, 7) + " GB/s of input");
+  }
+  {  // join: shuffled, then broadcast
+    auto const left_rows = static_cast<std::int64_t>(o.left);
+    auto const right_rows = static_cast<std::int64_t>(o.right);
+    dist::dist_frame<kv_schema> const l(world, generate<kv_schema>(left_rows, right_rows, false, rank, ranks));
+    dist::dist_frame<right_schema> const r(world, generate<right_schema>(right_rows, right_rows, true, rank, ranks));
+    for (bool broadcast : {false, true}) {
+      if (broadcast && ranks == 1) { continue; }
+      auto const saved = dist::limits();
+      dist::limits().broadcast_rows = broadcast ? right_rows : 0;
+      size_type matched = 0;
+      double const ms = timed(world, [&] {
+        auto const j = l | colx::join(r, colx::on("k"_c), colx::on("rk"_c));
+        matched = j.local().num_rows();
+      }, o.repeat);
+      dist::limits() = saved;
+      matched = world.all_sum(matched);
+      note(broadcast ? "join (right broadcast)" : "join (both shuffled)", ms, 0,
+           std::to_string(left_rows) + " x " + std::to_string(right_rows) + " rows, " + std::to_string(matched) + " out");
+    }
+  }
+  if (ranks > 1) {  // shuffle against NCCL's all-to-all
+    auto const rows = static_cast<std::int64_t>(o.shuffle_rows);
+    dist::dist_frame<kv_schema> const d(world, generate<kv_schema>(rows, rows, false, rank, ranks));
+    world.clear_traffic();
+    double const ms = timed(world, [&] { (void)dist::hash_shuffle(d, "k"_c); }, o.repeat);
+    double sent = 0;
+    double exchange_ms = 1e30;
+    for (auto const& t : world.traffic()) {
+      if (t.step == "hash shuffle") {
+        sent = static_cast<double>(t.bytes_sent);
+        exchange_ms = std::min(exchange_ms, t.milliseconds);
+      }
+    }
+    double const shuffle_gbs = sent / ms / 1e6;
+    double const per_peer = sent / (ranks - 1);
+    double const nccl_gbs = nccl_all_to_all_gbps(world, static_cast<std::size_t>(per_peer), o.repeat);
+    note("hash shuffle", ms, shuffle_gbs,
+         std::to_string(rows) + " rows x 16 B; sent " + std::to_string(sent / 1e9).substr(0, 6) + " GB a rank: " +
+             std::to_string(shuffle_gbs).substr(0, 6) + " GB/s a rank (exchange step alone " +
+             std::to_string(exchange_ms).substr(0, 6) + " ms); NCCL all-to-all of the same bytes " +
+             std::to_string(nccl_gbs).substr(0, 6) + " GB/s a rank");
+    if (rank == 0) { std::printf("%s", dist::explain(world).substr(0, 600).c_str()); }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  options o;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string const a = argv[i];
+    std::string const v = argv[i + 1];
+    if (a == "--ranks") {
+      o.ranks.clear();
+      std::stringstream ss(v);
+      for (std::string x; std::getline(ss, x, ',');) { o.ranks.push_back(std::stoi(x)); }
+    } else if (a == "--rows") {
+      o.rows = std::stod(v);
+    } else if (a == "--groups") {
+      o.groups = std::stod(v);
+    } else if (a == "--left") {
+      o.left = std::stod(v);
+    } else if (a == "--right") {
+      o.right = std::stod(v);
+    } else if (a == "--shuffle-rows") {
+      o.shuffle_rows = std::stod(v);
+    } else if (a == "--repeat") {
+      o.repeat = std::stoi(v);
+    } else if (a == "--tsv") {
+      o.tsv = v;
+    } else {
+      std::fprintf(stderr, "unknown option %s\n", a.c_str());
+      return 2;
+    }
+  }
+  auto const dir = dist::make_rendezvous_dir();
+  int worst = 0;
+  for (int ranks : o.ranks) {
+    // Rank 0's lines go to a file the parent reads back (the children are separate processes).
+    auto const lines = dir / ("lines-" + std::to_string(ranks));
+    int const rc = dist::run_local_ranks(ranks, [&](int rank, int size) {
+      std::vector<result_line> out;
+      try {
+        run_rank(o, rank, size, dir, out);
+      } catch (std::exception const& e) {
+        std::fprintf(stderr, "rank %d of %d: %s\n", rank, size, e.what());
+        return 1;
+      }
+      if (rank == 0) {
+        std::ofstream f(lines);
+        for (auto const& l : out) { f << l.name << '\t' << l.ranks << '\t' << l.ms << '\t' << l.extra << '\t' << l.note << '\n'; }
+      }
+      return 0;
+    });
+    if (rc != 0) {
+      std::printf("%d GPU(s): failed (%d)\n", ranks, rc);
+      worst = rc;
+    }
+    if (!o.tsv.empty() && std::filesystem::exists(lines)) {
+      std::ifstream in(lines);
+      std::ofstream tsv(o.tsv, std::ios::app);
+      for (std::string line; std::getline(in, line);) { tsv << line << '\n'; }
+    }
+  }
+  std::filesystem::remove_all(dir);
+  return worst;
+}
