@@ -6,11 +6,12 @@
 //             rows in all (each GPU generates its share on the device; generation not timed)
 //   join      inner join of `left` rows (keys drawn from the right's) with `right` unique keys,
 //             both sides hash-shuffled; and the right side broadcast instead
+//   sort      sort_by of a random int64 key with an int64 payload (range shuffle, local sort)
 //   shuffle   a hash shuffle of two int64 columns, against NCCL's own all-to-all of the same
 //             bytes per peer in the same run (the transport's ceiling)
 //
 // Times are the slowest rank's (a barrier before and after), median of `--repeat` after a warm-up.
-//   bench_dist --ranks 1,2,4 [--rows 4e9 --groups 1e7 --left 1e9 --right 1e8 --shuffle-rows 5e8]
+//   bench_dist --ranks 1,2,4 [--rows 4e9 --groups 1e7 --left 1e9 --right 1e8 --sort-rows 1e9 --shuffle-rows 5e8]
 //              [--tsv FILE]
 #include "../bench_common.cuh"
 
@@ -45,6 +46,7 @@ struct options {
   double left = 1e9;
   double right = 1e8;
   double shuffle_rows = 5e8;
+  double sort_rows = 1e9;
   int repeat = 3;
   std::string tsv;
 };
@@ -141,6 +143,8 @@ int run_rank(options const& o, int rank, int ranks, std::filesystem::path const&
       groups = g.local().num_rows();
     }, o.repeat);
     groups = world.all_sum(groups);
+    if (rank == 0 && ranks > 1) { std::printf("%s", dist::explain(world).c_str()); }
+    world.clear_traffic();
     double const gbs = static_cast<double>(rows) * 16 / ms / 1e6;
     note("group_by sum", ms, gbs, std::to_string(rows) + " rows, " + std::to_string(groups) + " groups, " +
                                      std::to_string(gbs).substr(0, 7) + " GB/s of input");
@@ -154,6 +158,7 @@ int run_rank(options const& o, int rank, int ranks, std::filesystem::path const&
       if (broadcast && ranks == 1) { continue; }
       auto const saved = dist::limits();
       dist::limits().broadcast_rows = broadcast ? right_rows : 0;
+      dist::limits().broadcast_share = broadcast ? 1e9 : 0.0;
       size_type matched = 0;
       double const ms = timed(world, [&] {
         auto const j = l | colx::join(r, colx::on("k"_c), colx::on("rk"_c));
@@ -161,9 +166,22 @@ int run_rank(options const& o, int rank, int ranks, std::filesystem::path const&
       }, o.repeat);
       dist::limits() = saved;
       matched = world.all_sum(matched);
+      if (rank == 0 && ranks > 1) { std::printf("%s", dist::explain(world).c_str()); }
+      world.clear_traffic();
       note(broadcast ? "join (right broadcast)" : "join (both shuffled)", ms, 0,
            std::to_string(left_rows) + " x " + std::to_string(right_rows) + " rows, " + std::to_string(matched) + " out");
     }
+  }
+  {  // sort by a random int64 key with an int64 payload: a range shuffle, then a local sort
+    auto const rows = static_cast<std::int64_t>(o.sort_rows);
+    dist::dist_frame<kv_schema> const d(world, generate<kv_schema>(rows, std::int64_t{1} << 62, false, rank, ranks));
+    size_type largest = 0;
+    double const ms = timed(world, [&] { largest = (d | colx::sort_by("k"_c)).local().num_rows(); }, o.repeat);
+    largest = world.all_max(largest);
+    if (rank == 0 && ranks > 1) { std::printf("%s", dist::explain(world).c_str()); }
+    world.clear_traffic();
+    note("sort_by", ms, static_cast<double>(rows) * 16 / ms / 1e6,
+         std::to_string(rows) + " rows x 16 B; the largest rank holds " + std::to_string(largest) + " rows");
   }
   if (ranks > 1) {  // shuffle against NCCL's all-to-all
     auto const rows = static_cast<std::int64_t>(o.shuffle_rows);
@@ -179,14 +197,14 @@ int run_rank(options const& o, int rank, int ranks, std::filesystem::path const&
       }
     }
     double const shuffle_gbs = sent / ms / 1e6;
-    double const per_peer = sent / (ranks - 1);
+    double const per_peer = world.all_max(sent) / (ranks - 1);  // every rank must post the same sizes
     double const nccl_gbs = nccl_all_to_all_gbps(world, static_cast<std::size_t>(per_peer), o.repeat);
     note("hash shuffle", ms, shuffle_gbs,
          std::to_string(rows) + " rows x 16 B; sent " + std::to_string(sent / 1e9).substr(0, 6) + " GB a rank: " +
              std::to_string(shuffle_gbs).substr(0, 6) + " GB/s a rank (exchange step alone " +
              std::to_string(exchange_ms).substr(0, 6) + " ms); NCCL all-to-all of the same bytes " +
              std::to_string(nccl_gbs).substr(0, 6) + " GB/s a rank");
-    if (rank == 0) { std::printf("%s", dist::explain(world).substr(0, 600).c_str()); }
+    if (rank == 0) { std::printf("%s", dist::explain(world).c_str()); }
   }
   return 0;
 }
@@ -210,6 +228,8 @@ int main(int argc, char** argv) {
       o.left = std::stod(v);
     } else if (a == "--right") {
       o.right = std::stod(v);
+    } else if (a == "--sort-rows") {
+      o.sort_rows = std::stod(v);
     } else if (a == "--shuffle-rows") {
       o.shuffle_rows = std::stod(v);
     } else if (a == "--repeat") {

@@ -80,7 +80,7 @@ void check_gathered(dist::dist_frame<Schema> const& d, Reference const& referenc
 
 struct lowered_limits {
   dist::strategy_limits saved = dist::limits();
-  lowered_limits(size_type broadcast, size_type few) { dist::limits() = {broadcast, few}; }
+  lowered_limits(size_type broadcast, size_type few) { dist::limits() = {broadcast, broadcast > 0 ? 0.5 : 0.0, few}; }
   ~lowered_limits() { dist::limits() = saved; }
 };
 
@@ -113,6 +113,32 @@ TEST_CASE("a hash shuffle puts equal keys on one rank and loses nothing", "[dist
     auto const mine = shuffled.local() | colx::group_by("k"_c) | colx::aggregate(colx::count().as<"n">());
     auto const overall = f | colx::group_by("k"_c) | colx::aggregate(colx::count().as<"n">());
     CHECK(world.all_sum(mine.num_rows()) == overall.num_rows());
+  }
+}
+
+TEST_CASE("a hash shuffle of fixed-width columns without nulls moves them by scatter", "[dist]") {
+  auto& world = colx::test::world();
+  using fixed = colx::schema<colx::field<"k", std::int64_t>, colx::field<"c", std::int8_t>, colx::field<"h", std::int16_t>,
+                             colx::field<"d", colx::date32>, colx::field<"m", colx::dec<30, 2>>>;
+  for (size_type n : {size_type{0}, size_type{1}, size_type{4097}, size_type{30011}}) {
+    std::vector<std::int64_t> k;
+    std::vector<std::int8_t> c;
+    std::vector<std::int16_t> h;
+    std::vector<colx::date32> d;
+    std::vector<colx::dec<30, 2>> m;
+    for (size_type i = 0; i < n; ++i) {
+      k.push_back(i * 7 % 1009);
+      c.push_back(static_cast<std::int8_t>(i % 100));
+      h.push_back(static_cast<std::int16_t>(i % 30000));
+      d.push_back(colx::date32{static_cast<std::int32_t>(i % 5000)});
+      m.push_back(colx::dec<30, 2>{static_cast<colx::int128_t>(i) * 1'000'000'007 - 5});
+    }
+    auto const mr = colx::test::backend_resource();
+    colx::frame<fixed> const f(colx::make_column<std::int64_t>(k, {}, mr), colx::make_column<std::int8_t>(c, {}, mr),
+                               colx::make_column<std::int16_t>(h, {}, mr), colx::make_column<colx::date32>(d, {}, mr),
+                               colx::make_column<colx::dec<30, 2>>(m, {}, mr));
+    auto const shuffled = dist::hash_shuffle(dist::scatter(world, f), "k"_c);
+    check_gathered(shuffled, f);
   }
 }
 

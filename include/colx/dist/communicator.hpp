@@ -15,6 +15,7 @@
 #include <colx/memory/stream.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -57,7 +58,10 @@ struct traffic_record {
   std::int64_t rows_received = 0;
   std::int64_t bytes_sent = 0;
   std::int64_t bytes_received = 0;
-  double milliseconds = 0;
+  double milliseconds = 0;  // the whole step (a local step: this rank's work), of which:
+  double prepare_ms = 0;    //   sizes and per-destination copies (nulls, strings)
+  double wait_ms = 0;       //   for the other ranks (to be ready, to agree), and the sizes' exchange
+  double transfer_ms = 0;   //   the grouped transfer, to its completion
 };
 
 class communicator {
@@ -167,17 +171,27 @@ inline void agree(communicator& comm, std::exception_ptr local, char const* step
   }
 }
 
-// Runs `f` as one step: its result on success, else every rank throws (agree above).
+// Runs `f` as one step: its result on success, else every rank throws (agree above). The step is
+// recorded with this rank's time in f and its wait for the others (explain shows both).
 template <class F>
 auto agreed(communicator& comm, char const* step, F&& f) {
   std::exception_ptr failure;
+  auto const started = std::chrono::steady_clock::now();
+  auto const finish = [&] {
+    auto const ran = std::chrono::steady_clock::now();
+    agree(comm, failure, step);
+    traffic_record r{step};
+    r.milliseconds = std::chrono::duration<double, std::milli>(ran - started).count();
+    r.wait_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - ran).count();
+    comm.record(std::move(r));
+  };
   if constexpr (std::is_void_v<decltype(f())>) {
     try {
       f();
     } catch (...) {
       failure = std::current_exception();
     }
-    agree(comm, failure, step);
+    finish();
   } else {
     std::optional<decltype(f())> result;  // results need not be default-constructible (frames)
     try {
@@ -185,7 +199,7 @@ auto agreed(communicator& comm, char const* step, F&& f) {
     } catch (...) {
       failure = std::current_exception();
     }
-    agree(comm, failure, step);
+    finish();
     return std::move(*result);
   }
 }

@@ -166,7 +166,9 @@ template <class Schema>
   // Local preparation, one step: a rank that fails here lets the others know instead of hanging.
   std::vector<detail::outgoing_piece> pieces;  // [peer * columns + c]
   std::vector<std::int64_t> headers(static_cast<std::size_t>(ranks) * detail::header_words(columns));
+  double prepare_ms = 0;
   agreed(comm, step, [&] {
+    auto const prepare_start = std::chrono::steady_clock::now();
     COLX_EXPECTS(bounds.size() == static_cast<std::size_t>(ranks) + 1 && bounds.front() == 0 && bounds.back() == rows.num_rows(),
                  "exchange_rows: bounds must split the ", rows.num_rows(), " rows over ", ranks, " ranks");
     COLX_EXPECTS(rows.num_rows() == 0 || is_host_accessible(rows.kind()) == is_host_accessible(comm.kind()),
@@ -188,49 +190,93 @@ template <class Schema>
         h[3 + 3 * c] = ch.offset_bytes;
       }
     }
+    prepare_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - prepare_start).count();
   });
   // The schema's column types must agree: a rank that read another file must not be misread.
   expect_same_on_all_ranks(comm, detail::schema_fingerprint(rows), std::string("the column types of the rows of ") + step);
 
   auto const incoming = comm.all_to_all(std::span<std::int64_t const>(headers));
+  auto const header_of = [&](int p) { return incoming.data() + static_cast<std::size_t>(p) * detail::header_words(columns); };
+  std::vector<size_type> first_row(static_cast<std::size_t>(ranks) + 1, 0);  // where each rank's rows land
+  for (int p = 0; p < ranks; ++p) { first_row[static_cast<std::size_t>(p) + 1] = first_row[static_cast<std::size_t>(p)] + header_of(p)[0]; }
+  size_type const total = first_row.back();
 
-  // Receive buffers, then one grouped transfer of every column to and from every peer.
-  std::vector<std::vector<any_column>> received(static_cast<std::size_t>(ranks));
+  // Per column: a fixed-width column that no rank sends nulls of is received in place, every
+  // rank's rows at their offset in one buffer (this rank's own rows copied there); any other
+  // column is received per rank and concatenated (masks and offsets need rebasing).
+  std::vector<any_column> out_columns(columns);
+  std::vector<std::vector<any_column>> per_rank(columns);
   std::vector<send_part> sends;
   std::vector<recv_part> recvs;
   traffic_record traffic{step};
-  for (int p = 0; p < ranks; ++p) {
-    auto const* h = incoming.data() + static_cast<std::size_t>(p) * detail::header_words(columns);
-    auto& from_p = received[static_cast<std::size_t>(p)];
-    for (std::size_t c = 0; c < columns; ++c) {
+  auto const prepared = std::chrono::steady_clock::now();
+  for (std::size_t c = 0; c < columns; ++c) {
+    data_type const type = pieces[c].view.type();
+    bool in_place = type.id() != type_id::string;
+    for (int p = 0; p < ranks && in_place; ++p) { in_place = header_of(p)[1 + 3 * c] == 0; }
+    if (in_place) {
+      std::size_t const width = size_of(type);
+      out_columns[c] = any_column(type, total, buffer(static_cast<std::size_t>(total) * width, stream, mr));
+      auto* const base = total > 0 ? static_cast<char*>(out_columns[c].mutable_data(stream)) : nullptr;
+      for (int p = 0; p < ranks; ++p) {
+        auto const& piece = pieces[static_cast<std::size_t>(p) * columns + c];
+        char* const at = base + static_cast<std::size_t>(first_row[static_cast<std::size_t>(p)]) * width;
+        if (p == me) {
+          if (piece.header.payload_bytes > 0) {
+            colx::detail::copy_bytes(at, comm.kind(), detail::payload_of(piece.view), comm.kind(),
+                                     static_cast<std::size_t>(piece.header.payload_bytes), stream);
+          }
+          continue;
+        }
+        // What this rank sends follows its own piece (its rows to p may have nulls even so).
+        auto const out = detail::buffers_of(piece.view, piece.header);
+        detail::add_parts(sends, p, out);
+        auto const bytes = static_cast<std::size_t>(header_of(p)[2 + 3 * c]);
+        if (bytes > 0) { recvs.push_back({p, at, bytes}); }
+        traffic.bytes_sent += static_cast<std::int64_t>(out.payload_bytes + out.mask_bytes + out.offset_bytes);
+        traffic.bytes_received += static_cast<std::int64_t>(bytes);
+      }
+      continue;
+    }
+    for (int p = 0; p < ranks; ++p) {
       auto& piece = pieces[static_cast<std::size_t>(p) * columns + c];
       if (p == me) {  // this rank's own share never leaves it
-        from_p.push_back(piece.owned.size() == piece.view.size() && piece.view.size() > 0 ? std::move(piece.owned)
-                                                                                          : copy(piece.view, stream, mr));
+        per_rank[c].push_back(piece.owned.size() == piece.view.size() && piece.view.size() > 0 ? std::move(piece.owned)
+                                                                                                : copy(piece.view, stream, mr));
         continue;
       }
+      auto const* h = header_of(p);
       detail::column_header const in{h[1 + 3 * c], h[2 + 3 * c], h[3 + 3 * c]};
-      from_p.push_back(detail::make_incoming(pieces[c].view.type(), h[0], in, stream, mr));
+      per_rank[c].push_back(detail::make_incoming(type, h[0], in, stream, mr));
       auto const out = detail::buffers_of(piece.view, piece.header);
-      auto const got = detail::buffers_of(from_p.back(), in);
+      auto const got = detail::buffers_of(per_rank[c].back(), in);
       detail::add_parts(sends, p, out);
       detail::add_parts(recvs, p, got);
       traffic.bytes_sent += static_cast<std::int64_t>(out.payload_bytes + out.mask_bytes + out.offset_bytes);
       traffic.bytes_received += static_cast<std::int64_t>(got.payload_bytes + got.mask_bytes + got.offset_bytes);
     }
-    if (p != me) {
-      traffic.rows_sent += bounds[p + 1] - bounds[p];
-      traffic.rows_received += h[0];
-    }
   }
+  for (int p = 0; p < ranks; ++p) {
+    if (p == me) { continue; }
+    traffic.rows_sent += bounds[p + 1] - bounds[p];
+    traffic.rows_received += header_of(p)[0];
+  }
+  auto const transfer_start = std::chrono::steady_clock::now();
   comm.exchange(sends, recvs, stream);
-
-  std::vector<frame<Schema>> parts;
-  parts.reserve(received.size());
-  for (auto& cols : received) { parts.push_back(detail::typed_frame<Schema>(cols, std::make_index_sequence<columns>{})); }
-  frame<Schema> out = parts.size() == 1 ? std::move(parts.front()) : concat(std::span<frame<Schema> const>(parts), stream);
   if (ranks > 1) { stream.synchronize(); }  // the pieces sent from must outlive the transfer
-  traffic.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  auto const transfer_end = std::chrono::steady_clock::now();
+
+  for (std::size_t c = 0; c < columns; ++c) {
+    if (per_rank[c].empty()) { continue; }
+    std::vector<any_column_view> views(per_rank[c].begin(), per_rank[c].end());
+    out_columns[c] = views.size() == 1 ? std::move(per_rank[c].front()) : concatenate(views, stream, mr);
+  }
+  frame<Schema> out = detail::typed_frame<Schema>(out_columns, std::make_index_sequence<columns>{});
+  auto const ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+  traffic.prepare_ms = prepare_ms;
+  traffic.wait_ms = ms(started, prepared) - prepare_ms;
+  traffic.transfer_ms = ms(transfer_start, transfer_end);
+  traffic.milliseconds = ms(started, std::chrono::steady_clock::now());
   comm.record(std::move(traffic));
   return out;
 }

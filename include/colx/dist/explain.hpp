@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// What the distributed steps moved, as text: one line per shuffle, broadcast or gather on this
-// rank, with rows and bytes sent to and received from the other ranks and the rate.
+// What the distributed steps did, as text, on this rank: one line per exchange (shuffle,
+// broadcast, gather) with the rows and bytes sent to and received from the other ranks, where its
+// time went and the transfer's rate; one line per local step (a partition, a local join) with its
+// time and the wait for the other ranks, which shows a slow or overloaded rank.
 #include <colx/dist/communicator.hpp>
 
 #include <cstdio>
@@ -12,12 +14,22 @@ namespace colx::dist {
 [[nodiscard]] inline std::string explain(communicator const& comm) {
   std::string out = "rank " + std::to_string(comm.rank()) + " of " + std::to_string(comm.size()) + " (" + comm.name() + ")\n";
   for (auto const& t : comm.traffic()) {
-    char line[256];
+    char line[384];
+    if (t.bytes_sent == 0 && t.bytes_received == 0 && t.rows_sent == 0 && t.rows_received == 0 && t.transfer_ms == 0) {
+      // A local step: this rank's work, then its wait for the others to agree.
+      std::snprintf(line, sizeof line, "  %-30s local %.3f ms, waited %.3f ms for the other ranks\n", t.step.c_str(),
+                    t.milliseconds, t.wait_ms);
+      out += line;
+      continue;
+    }
     double const moved = static_cast<double>(t.bytes_sent + t.bytes_received);
-    double const rate = t.milliseconds > 0 ? moved / t.milliseconds / 1e6 : 0.0;
-    std::snprintf(line, sizeof line, "  %-34s sent %lld rows, %.3f MB; received %lld rows, %.3f MB; %.3f ms (%.1f GB/s)\n",
+    double const rate = t.transfer_ms > 0 ? moved / t.transfer_ms / 1e6 : 0.0;
+    std::snprintf(line, sizeof line,
+                  "  %-30s sent %lld rows, %.3f MB; received %lld rows, %.3f MB; %.3f ms: prepare %.3f, wait %.3f, "
+                  "transfer %.3f ms (%.1f GB/s in and out)\n",
                   t.step.c_str(), static_cast<long long>(t.rows_sent), static_cast<double>(t.bytes_sent) / 1e6,
-                  static_cast<long long>(t.rows_received), static_cast<double>(t.bytes_received) / 1e6, t.milliseconds, rate);
+                  static_cast<long long>(t.rows_received), static_cast<double>(t.bytes_received) / 1e6, t.milliseconds,
+                  t.prepare_ms, t.wait_ms, t.transfer_ms, rate);
     out += line;
   }
   return out;

@@ -2,9 +2,9 @@
 #pragma once
 // Distributed join: `left | join<How>(right, on("k"_c), ...)` with both sides dist_frames.
 //
-// When the right side is small in all (limits().broadcast_rows) and the join keeps no unmatched right
-// rows (inner, left, semi, anti), every rank gets the whole right side and joins its own left
-// rows: only the small side moves. Otherwise both sides are hash-shuffled by their keys, which
+// When the right side is small, in all or beside the left (dist/limits.hpp), and the join keeps
+// no unmatched right rows (inner, left, semi, anti), every rank gets the whole right side and
+// joins its own left rows: only the small side moves. Otherwise both sides are hash-shuffled by their keys, which
 // puts equal keys on one rank, and each rank joins what it holds. The keys must hash alike on
 // both sides: integers of any width do, a decimal and an integer (or two scales) do not.
 #include <colx/dist/limits.hpp>
@@ -26,7 +26,11 @@ template <class Schema, join_kind How, class RightSchema, class... L, class... R
   if (comm.size() == 1) { return join_local(left.local(), j.right.local()); }
   constexpr bool keeps_unmatched_right = How == join_kind::right || How == join_kind::full;
   if constexpr (!keeps_unmatched_right) {
-    if (j.right.num_rows() <= limits().broadcast_rows) { return join_local(left.local(), replicate(j.right)); }
+    auto const right_rows = static_cast<double>(j.right.num_rows());
+    if (right_rows <= static_cast<double>(limits().broadcast_rows) ||
+        right_rows * comm.size() <= limits().broadcast_share * static_cast<double>(left.num_rows())) {
+      return join_local(left.local(), replicate(j.right));
+    }
   }
   auto const l = hash_shuffle(left, L{}...);
   auto const r = hash_shuffle(j.right, R{}...);

@@ -8,8 +8,12 @@
 namespace colx::dist {
 
 struct strategy_limits {
-  // A join's right side with at most this many rows in all is sent whole to every rank.
+  // A join's right side is sent whole to every rank when it has at most this many rows in all,
+  // or when its rows times the ranks are at most broadcast_share of the left side's rows: each
+  // rank then receives fewer bytes than a shuffle of both sides would bring it, at the cost of
+  // building the whole right side on every rank (measured: bench/results/dist.md).
   size_type broadcast_rows = size_type{1} << 22;
+  double broadcast_share = 0.5;
   // A group-by whose partial groups number at most this many in all merges them on rank 0.
   size_type few_groups_rows = size_type{1} << 18;
 };

@@ -8,10 +8,13 @@
 // key of rank r would land in the slots congruent to r). A range destination counts the splitters
 // below a key: equal keys always share a rank, and rank r's keys all sort before rank r + 1's.
 //
-// Regrouping is stable: a destination's rows keep their order. It selects each destination's
-// row numbers (one pass over 4-byte destinations per rank), then gathers every column once.
+// Regrouping is stable: a destination's rows keep their order. Each row's place comes from two
+// passes over the 4-byte destinations (exec/partition.hpp); fixed-width columns without nulls
+// are then scattered to their places (read once in order), others gathered by the inverse.
 #include <colx/dist/communicator.hpp>
+#include <colx/dist/exchange.hpp>
 #include <colx/exec/dispatch.hpp>
+#include <colx/exec/partition.hpp>
 #include <colx/exec/row_keys.hpp>
 #include <colx/frame/gather.hpp>
 #include <colx/memory/uvector.hpp>
@@ -46,36 +49,73 @@ struct hash_destination_fn {
   }
 };
 
-struct destination_is_fn {
-  std::uint32_t const* destination;
-  std::uint32_t part;
-  COLX_HOST_DEVICE bool operator()(size_type i) const { return destination[i] == part; }
+// out[positions[i]] = in[i], for values of one width (the bytes moved as they are).
+template <class W, class I>
+struct scatter_values_fn {
+  W const* in;
+  W* out;
+  I const* positions;
+  COLX_HOST_DEVICE void operator()(size_type i) const { out[positions[i]] = in[i]; }
 };
 template <class I>
-struct row_number_fn {
-  COLX_HOST_DEVICE I operator()(size_type i) const { return static_cast<I>(i); }
+struct invert_fn {
+  I const* positions;
+  I* rows;
+  COLX_HOST_DEVICE void operator()(size_type i) const { rows[positions[i]] = static_cast<I>(i); }
 };
+struct alignas(16) sixteen_bytes {
+  std::uint64_t lo, hi;
+};
+
+// A fixed-width column without nulls, moved to its places by one scatter of its values.
 template <class I>
-struct store_row_fn {
-  I* out;
-  COLX_HOST_DEVICE void operator()(size_type k, I row) const { out[k] = row; }
-};
+any_column scatter_column(any_column_view const& v, I const* positions, stream_ref stream, resource_ref mr) {
+  std::size_t const width = size_of(v.type());
+  any_column out(v.type(), v.size(), buffer(static_cast<std::size_t>(v.size()) * width, stream, mr));
+  auto const run = [&]<class W>(std::type_identity<W>) {
+    auto const* in = static_cast<W const*>(v.head()) + v.offset();
+    on_backend(v.kind(), stream, [&](auto const& exec) {
+      exec.for_each_n(v.size(), scatter_values_fn<W, I>{in, static_cast<W*>(out.mutable_data(stream)), positions});
+    });
+  };
+  switch (width) {
+    case 1: run(std::type_identity<std::uint8_t>{}); break;
+    case 2: run(std::type_identity<std::uint16_t>{}); break;
+    case 4: run(std::type_identity<std::uint32_t>{}); break;
+    case 8: run(std::type_identity<std::uint64_t>{}); break;
+    case 16: run(std::type_identity<sixteen_bytes>{}); break;
+    default: COLX_FAIL("partition: no scatter for ", width, "-byte values");
+  }
+  return out;
+}
+
+inline bool scatterable(any_column_view const& v) {
+  return v.type().id() != type_id::string && v.type().id() != type_id::dictionary && v.null_count() == 0;
+}
 
 template <class I, class Schema>
 frame<Schema> gather_by_destination(frame<Schema> const& f, std::uint32_t const* destination, int parts,
                                     std::vector<size_type>& bounds, stream_ref stream) {
   size_type const n = f.num_rows();
-  uvector<I> rows(n, stream, get_current_resource(f.kind()));
-  bounds.assign(static_cast<std::size_t>(parts) + 1, 0);
-  on_backend(f.kind(), stream, [&](auto const& exec) {
-    for (int p = 0; p < parts; ++p) {
-      size_type const at = bounds[static_cast<std::size_t>(p)];
-      size_type const kept = exec.select_rows(n, destination_is_fn{destination, static_cast<std::uint32_t>(p)},
-                                              row_number_fn<I>{}, store_row_fn<I>{rows.data() + at});
-      bounds[static_cast<std::size_t>(p) + 1] = at + kept;
-    }
+  resource_ref const mr = get_current_resource(f.kind());
+  uvector<I> positions(n, stream, mr);
+  bounds = on_backend(f.kind(), stream, [&](auto const& exec) {
+    return partition_positions(exec, n, destination, parts, positions.data());
   });
-  COLX_EXPECTS(bounds.back() == n, "partition: destinations outside [0, ", parts, ")");
+  std::vector<any_column_view> views;
+  [&]<std::size_t... C>(std::index_sequence<C...>) {
+    (views.push_back(static_cast<any_column_view>(f.template column_at<C>())), ...);
+  }(std::make_index_sequence<Schema::size>{});
+  bool all_scatterable = true;
+  for (auto const& v : views) { all_scatterable = all_scatterable && scatterable(v); }
+  if (all_scatterable) {  // every column by a scatter: read once in order, written once
+    std::vector<any_column> columns;
+    for (auto const& v : views) { columns.push_back(scatter_column(v, positions.data(), stream, mr)); }
+    return typed_frame<Schema>(columns, std::make_index_sequence<Schema::size>{});
+  }
+  // Strings or nulls: the rows each place takes, then one gather of every column.
+  uvector<I> rows(n, stream, mr);
+  on_backend(f.kind(), stream, [&](auto const& exec) { exec.for_each_n(n, invert_fn<I>{positions.data(), rows.data()}); });
   return take(f, column<I>(std::move(rows)), stream);
 }
 

@@ -14,7 +14,9 @@ template <class Schema, class... Keys>
   if (comm.size() == 1) { return d; }
   auto grouped = agreed(comm, "hash shuffle (partition)", [&] {
     auto const destination = hash_destinations(d.local(), comm.size(), stream, keys...);
-    return group_by_destination(d.local(), destination.data(), comm.size(), stream);
+    auto out = group_by_destination(d.local(), destination.data(), comm.size(), stream);
+    stream.synchronize();  // the step's time is the work's, not its launch's
+    return out;
   });
   return {comm, exchange_rows(comm, grouped.first, std::span<size_type const>(grouped.second), "hash shuffle", stream)};
 }
