@@ -26,6 +26,7 @@ LAYERS = [
     ["table"],
     ["interop"],
     ["io"],
+    ["dist"],
     ["tpch"],
     [""],  # the umbrellas, colx.hpp and cuda.cuh
 ]

@@ -102,10 +102,8 @@ template <class Schema>
   auto& comm = d.comm();
   auto const& f = d.local();
   int const ranks = comm.size();
-  // Send all rows to every rank: one exchange per destination would repeat the header round, so
-  // the frame is sent whole to each peer by listing it once per rank.
-  std::vector<frame<Schema>> copies;
   if (ranks == 1) { return f; }
+  // One exchange of the rows repeated once per rank: rank p's share is a whole copy.
   std::vector<frame<Schema>> repeated(static_cast<std::size_t>(ranks), f);
   frame<Schema> const all = concat(std::span<frame<Schema> const>(repeated), stream);
   std::vector<size_type> bounds(static_cast<std::size_t>(ranks) + 1);
