@@ -191,7 +191,7 @@ int run_rank(options const& o, int rank, int ranks, std::filesystem::path const&
     double sent = 0;
     double exchange_ms = 1e30;
     for (auto const& t : world.traffic()) {
-      if (t.step == "hash shuffle") {
+      if (t.step == "hash shuffle" && t.transfer_ms > 0) {
         sent = static_cast<double>(t.bytes_sent);
         exchange_ms = std::min(exchange_ms, t.milliseconds);
       }

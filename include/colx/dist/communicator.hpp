@@ -54,6 +54,7 @@ struct recv_part {
 // other ranks (its own share is not counted: it never leaves the rank).
 struct traffic_record {
   std::string step;
+  bool moved_rows = false;  // an exchange between ranks (else a local step: its time and wait)
   std::int64_t rows_sent = 0;
   std::int64_t rows_received = 0;
   std::int64_t bytes_sent = 0;
@@ -147,7 +148,7 @@ struct step_outcome {
 // Ends a step on every rank together: `local` is this rank's exception, or null. When any rank
 // failed, every rank throws: the failed rank its own exception (its type kept), the others a
 // dist_error naming the first failed rank and its message. Every rank must call it.
-inline void agree(communicator& comm, std::exception_ptr local, char const* step) {
+inline void agree(communicator& comm, std::exception_ptr local, std::string const& step) {
   detail::step_outcome mine;
   if (local) {
     mine.failed = 1;
@@ -174,7 +175,7 @@ inline void agree(communicator& comm, std::exception_ptr local, char const* step
 // Runs `f` as one step: its result on success, else every rank throws (agree above). The step is
 // recorded with this rank's time in f and its wait for the others (explain shows both).
 template <class F>
-auto agreed(communicator& comm, char const* step, F&& f) {
+auto agreed(communicator& comm, std::string const& step, F&& f) {
   std::exception_ptr failure;
   auto const started = std::chrono::steady_clock::now();
   auto const finish = [&] {

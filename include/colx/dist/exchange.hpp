@@ -167,7 +167,7 @@ template <class Schema>
   std::vector<detail::outgoing_piece> pieces;  // [peer * columns + c]
   std::vector<std::int64_t> headers(static_cast<std::size_t>(ranks) * detail::header_words(columns));
   double prepare_ms = 0;
-  agreed(comm, step, [&] {
+  agreed(comm, std::string(step) + " (prepare)", [&] {
     auto const prepare_start = std::chrono::steady_clock::now();
     COLX_EXPECTS(bounds.size() == static_cast<std::size_t>(ranks) + 1 && bounds.front() == 0 && bounds.back() == rows.num_rows(),
                  "exchange_rows: bounds must split the ", rows.num_rows(), " rows over ", ranks, " ranks");
@@ -209,6 +209,7 @@ template <class Schema>
   std::vector<send_part> sends;
   std::vector<recv_part> recvs;
   traffic_record traffic{step};
+  traffic.moved_rows = true;
   auto const prepared = std::chrono::steady_clock::now();
   for (std::size_t c = 0; c < columns; ++c) {
     data_type const type = pieces[c].view.type();

@@ -15,7 +15,7 @@ namespace colx::dist {
   std::string out = "rank " + std::to_string(comm.rank()) + " of " + std::to_string(comm.size()) + " (" + comm.name() + ")\n";
   for (auto const& t : comm.traffic()) {
     char line[384];
-    if (t.bytes_sent == 0 && t.bytes_received == 0 && t.rows_sent == 0 && t.rows_received == 0 && t.transfer_ms == 0) {
+    if (!t.moved_rows) {
       // A local step: this rank's work, then its wait for the others to agree.
       std::snprintf(line, sizeof line, "  %-30s local %.3f ms, waited %.3f ms for the other ranks\n", t.step.c_str(),
                     t.milliseconds, t.wait_ms);
