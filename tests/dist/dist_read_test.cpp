@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
-// Each rank reads its share of a set of Parquet files: together the ranks hold every file's rows
-// once; with more ranks than files, some hold none.
+// What real files bring to ranks: each rank reads its share of a set of Parquet files (together
+// they hold every file's rows once; with more ranks than files, some hold none), and dictionary
+// columns, each rank's over its own dictionary, move between ranks.
 #include "support/backend.hpp"
 #include "support/rows.hpp"
 #include "support/world.hpp"
@@ -52,4 +53,41 @@ TEST_CASE("ranks read their share of a set of Parquet files", "[dist]") {
   CHECK_THROWS(dist::read_parquet<s>(world, {files[0], (dir / "missing.parquet").string()}));
   world.barrier();
   if (world.rank() == 0) { std::filesystem::remove_all(dir); }
+}
+
+TEST_CASE("dictionary columns move between ranks that hold different dictionaries", "[dist]") {
+  auto& world = colx::test::world();
+  using coded = colx::schema<colx::field<"k", std::int64_t>, colx::field<"d", colx::dictionary<colx::string_view, std::int16_t>, colx::nullable>>;
+  // Rank r's rows: keys r*1000 + i; values shared by all ranks and values of its own.
+  auto const rows_of = [&](int r, std::vector<std::int64_t>& k, std::vector<std::optional<std::string>>& d) {
+    for (int i = 0; i < 300 + 50 * r; ++i) {
+      k.push_back(r * 1000 + i);
+      d.push_back(i % 7 == 0 ? std::nullopt
+                             : std::optional<std::string>(i % 2 == 0 ? "common-" + std::to_string(i % 5)
+                                                                     : "rank" + std::to_string(r) + "-" + std::to_string(i % 3)));
+    }
+  };
+  auto const mr = colx::test::backend_resource();
+  std::vector<std::int64_t> k;
+  std::vector<std::optional<std::string>> d;
+  rows_of(world.rank(), k, d);
+  colx::frame<coded> const mine(colx::make_column<std::int64_t>(k, {}, mr),
+                                colx::encode<std::int16_t>(colx::make_strings_column(d, colx::type_id::int32, {}, mr)));
+  dist::dist_frame<coded> const local(world, mine);
+  auto const all = dist::gather(dist::hash_shuffle(local, "k"_c));
+  if (world.rank() == 0) {
+    std::vector<std::pair<std::int64_t, std::optional<std::string>>> expected, got;
+    for (int r = 0; r < world.size(); ++r) {
+      std::vector<std::int64_t> rk;
+      std::vector<std::optional<std::string>> rd;
+      rows_of(r, rk, rd);
+      for (std::size_t i = 0; i < rk.size(); ++i) { expected.emplace_back(rk[i], rd[i]); }
+    }
+    auto const keys = colx::test::read(all["k"_c]);
+    auto const values = colx::to_strings(colx::decode(all["d"_c]).view());
+    for (std::size_t i = 0; i < keys.size(); ++i) { got.emplace_back(*keys[i], values[i]); }
+    std::sort(expected.begin(), expected.end());
+    std::sort(got.begin(), got.end());
+    CHECK(got == expected);
+  }
 }

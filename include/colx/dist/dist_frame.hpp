@@ -64,7 +64,12 @@ frame<Schema> empty_frame() {
   std::vector<any_column> columns;
   [&]<std::size_t... C>(std::index_sequence<C...>) {
     auto const one = [&]<class T>(std::type_identity<T>) {
-      if constexpr (std::is_same_v<stored_t<T>, string_view>) {
+      if constexpr (dictionary_type<T>) {  // no rows, over an empty dictionary
+        columns.push_back(empty_frame<schema<field<"values", typename T::value_type>>>().template column_at<0>().untyped());
+        std::vector<any_column> values;
+        values.push_back(std::move(columns.back()));
+        columns.back() = any_column(data_type_of<T>(), 0, buffer{}, buffer{}, 0, std::move(values));
+      } else if constexpr (std::is_same_v<stored_t<T>, string_view>) {
         std::vector<any_column> offsets;
         offsets.emplace_back(data_type{type_id::int32}, 0, buffer{});
         columns.emplace_back(data_type_of<T>(), 0, buffer{}, buffer{}, 0, std::move(offsets));

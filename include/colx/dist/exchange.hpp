@@ -9,15 +9,20 @@
 // buffers to every peer in one grouped call. A fixed-width column without nulls is sent from
 // where it lies; a column with nulls or strings is first copied per destination, so that its
 // mask and offsets start at bit and byte 0 (strings' offsets are rebased by the copy).
-// Dictionary columns are refused: each rank may hold its own dictionary (decode first).
+// A dictionary column's rows go as codes with the sender's whole dictionary (ranks may hold
+// different ones: read from different files); the receiver recodes what it got over the union of
+// the dictionaries (unify_dictionaries) before concatenating.
 #include <colx/column/copying.hpp>
 #include <colx/dist/communicator.hpp>
+#include <colx/frame/dictionary_encode.hpp>
 #include <colx/frame/gather.hpp>
 
 #include <chrono>
 #include <cstdint>
 #include <span>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace colx::dist {
@@ -26,10 +31,40 @@ namespace detail {
 // What a receiver must know of one column of one peer's rows.
 struct column_header {
   std::int64_t null_count;
-  std::int64_t payload_bytes;  // values (fixed width) or chars (strings)
+  std::int64_t payload_bytes;  // values (fixed width), chars (strings) or codes (dictionary)
   std::int64_t offset_bytes;   // a string offset's width, else 0
+  // A dictionary column's dictionary, sent whole: its values, their payload and offset width.
+  std::int64_t dictionary_rows = 0;
+  std::int64_t dictionary_payload_bytes = 0;
+  std::int64_t dictionary_offset_bytes = 0;
 };
-inline constexpr std::size_t header_words(std::size_t columns) { return 1 + 3 * columns; }
+inline constexpr std::size_t header_fields = 6;
+inline constexpr std::size_t header_words(std::size_t columns) { return 1 + header_fields * columns; }
+inline void write_header(std::int64_t* at, column_header const& h) {
+  at[0] = h.null_count;
+  at[1] = h.payload_bytes;
+  at[2] = h.offset_bytes;
+  at[3] = h.dictionary_rows;
+  at[4] = h.dictionary_payload_bytes;
+  at[5] = h.dictionary_offset_bytes;
+}
+inline column_header read_header(std::int64_t const* at) { return {at[0], at[1], at[2], at[3], at[4], at[5]}; }
+
+// The bytes of a compact column (a copy: row 0 at offset 0): fixed-width values, or a strings
+// column's chars with its offsets' width.
+inline std::pair<std::int64_t, std::int64_t> payload_and_offsets(any_column_view const& v, stream_ref stream) {
+  size_type const rows = v.size();
+  if (v.type().id() != type_id::string) {
+    return {static_cast<std::int64_t>(static_cast<std::size_t>(rows) * size_of(v.type())), 0};
+  }
+  auto const& offsets = v.child(0);
+  bool const wide = offsets.type().id() == type_id::int64;
+  std::int64_t const chars =
+      rows == 0 ? 0
+      : wide    ? colx::detail::read_value(static_cast<std::int64_t const*>(offsets.head()) + rows, offsets.kind(), stream)
+                : colx::detail::read_value(static_cast<std::int32_t const*>(offsets.head()) + rows, offsets.kind(), stream);
+  return {chars, wide ? 8 : 4};
+}
 
 // A column's rows for one destination, in a form whose buffers can be sent as they are.
 struct outgoing_piece {
@@ -40,28 +75,25 @@ struct outgoing_piece {
 
 inline outgoing_piece make_piece(any_column_view const& column, size_type begin, size_type end, stream_ref stream,
                                  resource_ref mr) {
-  COLX_EXPECTS(column.type().id() != type_id::dictionary,
-               "colx::dist: a dictionary column cannot move between ranks (each may hold its own dictionary): "
-               "decode it first");
   outgoing_piece piece;
   piece.view = column.slice(begin, end, stream);
   bool const strings = column.type().id() == type_id::string;
-  if (strings || piece.view.null_count() > 0) {
+  bool const dictionary = column.type().id() == type_id::dictionary;
+  if (strings || dictionary || piece.view.null_count() > 0) {  // copies start at row 0 (a dictionary's whole)
     piece.owned = copy(piece.view, stream, mr);
     piece.view = piece.owned.view();
   }
-  size_type const rows = end - begin;
   piece.header.null_count = piece.view.null_count();
-  if (strings) {
-    auto const& offsets = piece.view.child(0);
-    bool const wide = offsets.type().id() == type_id::int64;
-    piece.header.offset_bytes = wide ? 8 : 4;
+  if (dictionary) {
+    auto const& values = piece.view.child(0);
+    COLX_EXPECTS(values.null_count() == 0 && values.type().id() != type_id::dictionary,
+                 "colx::dist: a dictionary's values must be a plain column without nulls");
     piece.header.payload_bytes =
-        rows == 0 ? 0
-        : wide    ? colx::detail::read_value(static_cast<std::int64_t const*>(offsets.head()) + rows, offsets.kind(), stream)
-                  : colx::detail::read_value(static_cast<std::int32_t const*>(offsets.head()) + rows, offsets.kind(), stream);
+        static_cast<std::int64_t>(static_cast<std::size_t>(piece.view.size()) * size_of(data_type{column.type().codes()}));
+    piece.header.dictionary_rows = values.size();
+    std::tie(piece.header.dictionary_payload_bytes, piece.header.dictionary_offset_bytes) = payload_and_offsets(values, stream);
   } else {
-    piece.header.payload_bytes = static_cast<std::int64_t>(static_cast<std::size_t>(rows) * size_of(column.type()));
+    std::tie(piece.header.payload_bytes, piece.header.offset_bytes) = payload_and_offsets(piece.view, stream);
   }
   return piece;
 }
@@ -71,53 +103,88 @@ inline void const* payload_of(any_column_view const& v) {
   return static_cast<char const*>(v.head()) + static_cast<std::size_t>(v.offset()) * size_of(v.type());
 }
 
-// Buffers for `rows` rows of `type` from one peer, laid out as make_piece sent them.
-inline any_column make_incoming(data_type type, size_type rows, column_header const& h, stream_ref stream,
-                                resource_ref mr) {
-  buffer data(static_cast<std::size_t>(h.payload_bytes), stream, mr);
-  buffer mask = h.null_count > 0 ? buffer(bitmask_allocation_bytes(rows), stream, mr) : buffer{};
+// Buffers for `rows` rows of `type` from one peer, laid out as make_piece sent them. A
+// dictionary's values take the type `values_type` (every rank's schema has the same).
+inline any_column make_values(data_type type, size_type rows, std::int64_t payload_bytes, std::int64_t offset_bytes,
+                              buffer mask, std::int64_t null_count, stream_ref stream, resource_ref mr) {
   std::vector<any_column> children;
   if (type.id() == type_id::string) {
-    data_type const offset_type{h.offset_bytes == 8 ? type_id::int64 : type_id::int32};
+    data_type const offset_type{offset_bytes == 8 ? type_id::int64 : type_id::int32};
     size_type const n = rows == 0 ? 0 : rows + 1;
-    children.emplace_back(offset_type, n, buffer(static_cast<std::size_t>(n) * static_cast<std::size_t>(h.offset_bytes), stream, mr));
+    children.emplace_back(offset_type, n, buffer(static_cast<std::size_t>(n) * static_cast<std::size_t>(offset_bytes), stream, mr));
   }
-  return any_column(type, rows, std::move(data), std::move(mask), h.null_count, std::move(children));
+  return any_column(type, rows, buffer(static_cast<std::size_t>(payload_bytes), stream, mr), std::move(mask), null_count,
+                    std::move(children));
+}
+inline any_column make_incoming(data_type type, data_type values_type, size_type rows, column_header const& h,
+                                stream_ref stream, resource_ref mr) {
+  buffer mask = h.null_count > 0 ? buffer(bitmask_allocation_bytes(rows), stream, mr) : buffer{};
+  if (type.id() != type_id::dictionary) {
+    return make_values(type, rows, h.payload_bytes, h.offset_bytes, std::move(mask), h.null_count, stream, mr);
+  }
+  std::vector<any_column> children;
+  children.push_back(make_values(values_type, h.dictionary_rows, h.dictionary_payload_bytes, h.dictionary_offset_bytes, buffer{},
+                                 0, stream, mr));
+  return any_column(type, rows, buffer(static_cast<std::size_t>(h.payload_bytes), stream, mr), std::move(mask), h.null_count,
+                    std::move(children));
 }
 
-// Where one column's buffers are, to send or to fill: payload, mask, offsets (empty ones skipped).
+// Where one column's buffers are, to send or to fill: payload, mask, offsets, and a dictionary's
+// payload and offsets (empty ones skipped).
 struct column_buffers {
-  void* payload;
-  std::size_t payload_bytes;
-  void* mask;
-  std::size_t mask_bytes;
-  void* offsets;
-  std::size_t offset_bytes;
+  void* payload = nullptr;
+  std::size_t payload_bytes = 0;
+  void* mask = nullptr;
+  std::size_t mask_bytes = 0;
+  void* offsets = nullptr;
+  std::size_t offset_bytes = 0;
+  void* dictionary_payload = nullptr;
+  std::size_t dictionary_payload_bytes = 0;
+  void* dictionary_offsets = nullptr;
+  std::size_t dictionary_offset_bytes = 0;
+  [[nodiscard]] std::size_t total() const {
+    return payload_bytes + mask_bytes + offset_bytes + dictionary_payload_bytes + dictionary_offset_bytes;
+  }
 };
+inline std::size_t offsets_bytes(size_type rows, std::int64_t width) {
+  return rows > 0 && width > 0 ? static_cast<std::size_t>(rows + 1) * static_cast<std::size_t>(width) : 0;
+}
 inline column_buffers buffers_of(any_column_view const& v, column_header const& h) {
-  size_type const rows = v.size();
-  column_buffers b{const_cast<void*>(payload_of(v)), static_cast<std::size_t>(h.payload_bytes), nullptr, 0, nullptr, 0};
+  column_buffers b;
+  b.payload = const_cast<void*>(payload_of(v));
+  b.payload_bytes = static_cast<std::size_t>(h.payload_bytes);
   if (h.null_count > 0) {
     b.mask = const_cast<bitmask_type*>(v.null_mask());
-    b.mask_bytes = static_cast<std::size_t>(bitmask_words(rows)) * sizeof(bitmask_type);
+    b.mask_bytes = static_cast<std::size_t>(bitmask_words(v.size())) * sizeof(bitmask_type);
   }
-  if (h.offset_bytes > 0 && rows > 0) {
-    b.offsets = const_cast<void*>(v.child(0).head());
-    b.offset_bytes = static_cast<std::size_t>(rows + 1) * static_cast<std::size_t>(h.offset_bytes);
+  if ((b.offset_bytes = offsets_bytes(v.size(), h.offset_bytes)) > 0) { b.offsets = const_cast<void*>(v.child(0).head()); }
+  if (v.type().id() == type_id::dictionary) {  // a copy's whole dictionary, from its row 0
+    auto const& values = v.child(0);
+    b.dictionary_payload = const_cast<void*>(values.head());
+    b.dictionary_payload_bytes = static_cast<std::size_t>(h.dictionary_payload_bytes);
+    if ((b.dictionary_offset_bytes = offsets_bytes(values.size(), h.dictionary_offset_bytes)) > 0) {
+      b.dictionary_offsets = const_cast<void*>(values.child(0).head());
+    }
   }
   return b;
 }
 // A fresh column's buffers, writable (no other owner has seen them yet).
 inline column_buffers buffers_of(any_column& c, column_header const& h) {
-  column_buffers b{h.payload_bytes > 0 ? c.mutable_data() : nullptr, static_cast<std::size_t>(h.payload_bytes), nullptr, 0,
-                   nullptr, 0};
+  column_buffers b;
+  b.payload_bytes = static_cast<std::size_t>(h.payload_bytes);
+  if (b.payload_bytes > 0) { b.payload = c.mutable_data(); }
   if (h.null_count > 0) {
     b.mask = c.mutable_null_mask();
     b.mask_bytes = static_cast<std::size_t>(bitmask_words(c.size())) * sizeof(bitmask_type);
   }
-  if (h.offset_bytes > 0 && c.size() > 0) {
-    b.offsets = c.mutable_children().front().mutable_data();
-    b.offset_bytes = static_cast<std::size_t>(c.size() + 1) * static_cast<std::size_t>(h.offset_bytes);
+  if ((b.offset_bytes = offsets_bytes(c.size(), h.offset_bytes)) > 0) { b.offsets = c.mutable_children().front().mutable_data(); }
+  if (c.type().id() == type_id::dictionary) {
+    auto& values = c.mutable_children().front();
+    b.dictionary_payload_bytes = static_cast<std::size_t>(h.dictionary_payload_bytes);
+    if (b.dictionary_payload_bytes > 0) { b.dictionary_payload = values.mutable_data(); }
+    if ((b.dictionary_offset_bytes = offsets_bytes(values.size(), h.dictionary_offset_bytes)) > 0) {
+      b.dictionary_offsets = values.mutable_children().front().mutable_data();
+    }
   }
   return b;
 }
@@ -127,6 +194,28 @@ void add_parts(std::vector<Part>& parts, int peer, column_buffers const& b) {
   if (b.payload_bytes > 0) { parts.push_back({peer, b.payload, b.payload_bytes}); }
   if (b.mask_bytes > 0) { parts.push_back({peer, b.mask, b.mask_bytes}); }
   if (b.offset_bytes > 0) { parts.push_back({peer, b.offsets, b.offset_bytes}); }
+  if (b.dictionary_payload_bytes > 0) { parts.push_back({peer, b.dictionary_payload, b.dictionary_payload_bytes}); }
+  if (b.dictionary_offset_bytes > 0) { parts.push_back({peer, b.dictionary_offsets, b.dictionary_offset_bytes}); }
+}
+
+// Column C's pieces from every rank as one column: a dictionary column's recoded over the union of
+// their dictionaries first (ranks may hold different ones).
+template <class Schema, std::size_t C>
+any_column join_pieces(std::vector<any_column>& pieces, stream_ref stream, resource_ref mr) {
+  if (pieces.size() == 1) { return std::move(pieces.front()); }
+  using value_t = typename Schema::template field_at<C>::type;
+  std::vector<any_column_view> views;
+  if constexpr (dictionary_type<value_t>) {
+    using typed = column_storage_t<value_t>;
+    std::vector<typed> columns;
+    for (auto& p : pieces) { columns.emplace_back(std::move(p)); }
+    auto const unified = unify_dictionaries(std::span<typed const>(columns), stream);
+    for (auto const& u : unified) { views.push_back(static_cast<any_column_view>(u)); }
+    return concatenate(views, stream, mr);
+  } else {
+    views.assign(pieces.begin(), pieces.end());
+    return concatenate(views, stream, mr);
+  }
 }
 
 // The column types as this rank holds them (decimal scales, string offsets), hashed: ranks that
@@ -184,10 +273,7 @@ template <class Schema>
       h[0] = bounds[p + 1] - bounds[p];
       for (std::size_t c = 0; c < columns; ++c) {
         pieces.push_back(detail::make_piece(views[c], bounds[p], bounds[p + 1], stream, mr));
-        auto const& ch = pieces.back().header;
-        h[1 + 3 * c] = ch.null_count;
-        h[2 + 3 * c] = ch.payload_bytes;
-        h[3 + 3 * c] = ch.offset_bytes;
+        detail::write_header(h + 1 + detail::header_fields * c, pieces.back().header);
       }
     }
     prepare_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - prepare_start).count();
@@ -213,8 +299,8 @@ template <class Schema>
   auto const prepared = std::chrono::steady_clock::now();
   for (std::size_t c = 0; c < columns; ++c) {
     data_type const type = pieces[c].view.type();
-    bool in_place = type.id() != type_id::string;
-    for (int p = 0; p < ranks && in_place; ++p) { in_place = header_of(p)[1 + 3 * c] == 0; }
+    bool in_place = type.id() != type_id::string && type.id() != type_id::dictionary;
+    for (int p = 0; p < ranks && in_place; ++p) { in_place = detail::read_header(header_of(p) + 1 + detail::header_fields * c).null_count == 0; }
     if (in_place) {
       std::size_t const width = size_of(type);
       out_columns[c] = any_column(type, total, buffer(static_cast<std::size_t>(total) * width, stream, mr));
@@ -232,9 +318,9 @@ template <class Schema>
         // What this rank sends follows its own piece (its rows to p may have nulls even so).
         auto const out = detail::buffers_of(piece.view, piece.header);
         detail::add_parts(sends, p, out);
-        auto const bytes = static_cast<std::size_t>(header_of(p)[2 + 3 * c]);
+        auto const bytes = static_cast<std::size_t>(detail::read_header(header_of(p) + 1 + detail::header_fields * c).payload_bytes);
         if (bytes > 0) { recvs.push_back({p, at, bytes}); }
-        traffic.bytes_sent += static_cast<std::int64_t>(out.payload_bytes + out.mask_bytes + out.offset_bytes);
+        traffic.bytes_sent += static_cast<std::int64_t>(out.total());
         traffic.bytes_received += static_cast<std::int64_t>(bytes);
       }
       continue;
@@ -247,14 +333,15 @@ template <class Schema>
         continue;
       }
       auto const* h = header_of(p);
-      detail::column_header const in{h[1 + 3 * c], h[2 + 3 * c], h[3 + 3 * c]};
-      per_rank[c].push_back(detail::make_incoming(type, h[0], in, stream, mr));
+      detail::column_header const in = detail::read_header(h + 1 + detail::header_fields * c);
+      data_type const values_type = type.id() == type_id::dictionary ? pieces[c].view.child(0).type() : type;
+      per_rank[c].push_back(detail::make_incoming(type, values_type, h[0], in, stream, mr));
       auto const out = detail::buffers_of(piece.view, piece.header);
       auto const got = detail::buffers_of(per_rank[c].back(), in);
       detail::add_parts(sends, p, out);
       detail::add_parts(recvs, p, got);
-      traffic.bytes_sent += static_cast<std::int64_t>(out.payload_bytes + out.mask_bytes + out.offset_bytes);
-      traffic.bytes_received += static_cast<std::int64_t>(got.payload_bytes + got.mask_bytes + got.offset_bytes);
+      traffic.bytes_sent += static_cast<std::int64_t>(out.total());
+      traffic.bytes_received += static_cast<std::int64_t>(got.total());
     }
   }
   for (int p = 0; p < ranks; ++p) {
@@ -267,11 +354,9 @@ template <class Schema>
   if (ranks > 1) { stream.synchronize(); }  // the pieces sent from must outlive the transfer
   auto const transfer_end = std::chrono::steady_clock::now();
 
-  for (std::size_t c = 0; c < columns; ++c) {
-    if (per_rank[c].empty()) { continue; }
-    std::vector<any_column_view> views(per_rank[c].begin(), per_rank[c].end());
-    out_columns[c] = views.size() == 1 ? std::move(per_rank[c].front()) : concatenate(views, stream, mr);
-  }
+  [&]<std::size_t... C>(std::index_sequence<C...>) {
+    ((per_rank[C].empty() ? void() : void(out_columns[C] = detail::join_pieces<Schema, C>(per_rank[C], stream, mr))), ...);
+  }(std::make_index_sequence<columns>{});
   frame<Schema> out = detail::typed_frame<Schema>(out_columns, std::make_index_sequence<columns>{});
   auto const ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
   traffic.prepare_ms = prepare_ms;
