@@ -157,6 +157,44 @@ TEST_CASE("distributed group-by equals the one-process group-by", "[dist]") {
   }
 }
 
+TEST_CASE("distributed group-by merges means from sums and counts", "[dist]") {
+  auto& world = colx::test::world();
+  using money = colx::schema<colx::field<"k", std::int64_t>, colx::field<"q", colx::dec<15, 2>, colx::nullable>,
+                             colx::field<"i", std::int32_t>>;
+  for (size_type n : {size_type{0}, size_type{1}, size_type{20011}}) {
+    for (bool few : {true, false}) {
+      lowered_limits const limits(dist::limits().broadcast_rows, few ? dist::limits().few_groups_rows : 0);
+      std::vector<std::int64_t> k;
+      std::vector<std::optional<colx::dec<15, 2>>> q;
+      std::vector<std::int32_t> i;
+      for (size_type r = 0; r < n; ++r) {
+        k.push_back(r * 31 % 997);
+        q.push_back(r % 9 == 0 ? std::nullopt : std::optional(colx::dec<15, 2>{static_cast<std::int64_t>(r * 7919 % 100003) - 20000}));
+        i.push_back(static_cast<std::int32_t>(r % 1000) - 500);
+      }
+      auto const mr = colx::test::backend_resource();
+      colx::frame<money> const f(colx::make_column<std::int64_t>(k, {}, mr), colx::make_column<colx::dec<15, 2>>(q, {}, mr),
+                                 colx::make_column<std::int32_t>(i, {}, mr));
+      auto const aggs = colx::aggregate(colx::mean("q"_c).as<"mq">(), colx::sum("q"_c).as<"sq">(), colx::mean("i"_c).as<"mi">(),
+                                        colx::count().as<"n">());
+      auto const got = dist::gather(dist::scatter(world, f) | colx::group_by("k"_c) | aggs);
+      if (world.rank() != 0) { continue; }
+      auto const expected = f | colx::group_by("k"_c) | aggs;
+      auto const g = colx::test::sorted_rows_of(got);
+      auto const e = colx::test::sorted_rows_of(expected);
+      REQUIRE(g.size() == e.size());
+      for (std::size_t r = 0; r < g.size(); ++r) {
+        CHECK(std::get<0>(g[r]) == std::get<0>(e[r]));
+        CHECK(std::get<1>(g[r]).has_value() == std::get<1>(e[r]).has_value());
+        if (std::get<1>(g[r])) { CHECK(*std::get<1>(g[r]) == *std::get<1>(e[r])); }  // a decimal's mean: exact
+        CHECK(std::get<2>(g[r]) == std::get<2>(e[r]));
+        CHECK(*std::get<3>(g[r]) == Approx(*std::get<3>(e[r])).epsilon(1e-12));
+        CHECK(std::get<4>(g[r]) == std::get<4>(e[r]));
+      }
+    }
+  }
+}
+
 TEST_CASE("distributed group-by of aggregations that do not merge shuffles the rows", "[dist]") {
   auto& world = colx::test::world();
   auto const f = make_rows(5003, 200, true);

@@ -3,15 +3,18 @@
 // Distributed group-by: `d | group_by("k"_c) | aggregate(sum("v"_c).as<"s">(), ...)` over a
 // dist_frame gives a dist_frame with each group on exactly one rank.
 //
-// When every aggregation can be merged from partial results (sum, count, min, max, any, all),
-// each rank first aggregates its own rows (the fused one-pass group-by), and only the partial
-// groups move: a hash shuffle of them by key, then a merge (sum of sums, sum of counts, min of
-// mins, ...). When the partial groups are few in all (limits().few_groups_rows), they go to rank 0 and are
+// When every aggregation can be merged from partial results (sum, count, min, max, any, all, and
+// a mean of numbers or decimals as a sum and a count), each rank first aggregates its own rows
+// (the fused one-pass group-by), and only the partial groups move: a hash shuffle of them by key,
+// then a merge (sum of sums, sum of counts, min of mins, ...; a mean's sum over its count). When the partial groups are few in all (limits().few_groups_rows), they go to rank 0 and are
 // merged there without a shuffle; the result is then rank 0's alone. Any other aggregation
-// (mean, var, nunique, first, ...) shuffles the rows themselves by key and aggregates once.
+// (var, nunique, first, ...) shuffles the rows themselves by key and aggregates once.
+#include <colx/dist/kinds.hpp>
 #include <colx/dist/limits.hpp>
 #include <colx/dist/shuffle.hpp>
 #include <colx/frame/group_by.hpp>
+#include <colx/frame/select.hpp>
+#include <colx/frame/with_columns.hpp>
 
 namespace colx::dist {
 
@@ -56,15 +59,69 @@ struct merge_kind<expr::aggregation<expr::kinds::boolean<IsAny>, E>> {
   using kind = expr::kinds::boolean<IsAny>;
 };
 
-template <class Named>
-inline constexpr bool mergeable = merge_kind<std::remove_cvref_t<decltype(Named::expr)>>::mergeable;
+// A hidden column's name, "#s3" or "#n3": the sum and the count a mean's partials keep.
+template <char Tag, std::size_t I>
+inline constexpr fixed_string<5> hidden_name = [] {
+  static_assert(I < 100, "colx::dist: at most 100 aggregations in one distributed aggregate");
+  fixed_string<5> name;
+  name.chars[0] = '#';
+  name.chars[1] = Tag;
+  name.chars[2] = static_cast<char>('0' + I / 10);
+  name.chars[3] = static_cast<char>('0' + I % 10);
+  return name;
+}();
 
-// The aggregation that merges partial results of `Named` (read from its own output column).
-template <class Named>
-constexpr auto merge_of() {
-  using kind = typename merge_kind<std::remove_cvref_t<decltype(Named::expr)>>::kind;
-  using column = expr::col<Named::name>;
-  return expr::aggregation<kind, column>{column{}}.template as<Named::name>();
+// A mean of numbers or decimals merges as a sum and a count (a duration's mean does not: its
+// rows are shuffled).
+template <class Named, class Schema>
+constexpr bool mergeable_mean() {
+  if constexpr (std::is_same_v<kind_of_t<decltype(Named::expr)>, expr::kinds::moment<0>>) {
+    using bound = decltype(expr::bind<Schema>(std::declval<Named>().expr.expr));
+    using value = typename expr::result_t<bound, typename frame<Schema>::inputs_type>::value_type;
+    return std::is_arithmetic_v<value> || dec_type<value>;
+  } else {
+    return false;
+  }
+}
+template <class Named, class Schema>
+inline constexpr bool mergeable =
+    merge_kind<std::remove_cvref_t<decltype(Named::expr)>>::mergeable || mergeable_mean<Named, Schema>();
+
+// What aggregation I computes on each rank, as a tuple: itself, or a mean's sum and count.
+template <std::size_t I, class Named, class Schema>
+constexpr auto partials_of(Named const& a) {
+  if constexpr (mergeable_mean<Named, Schema>()) {
+    return std::tuple(colx::sum(a.expr.expr).template as<hidden_name<'s', I>>(),
+                      colx::count(a.expr.expr).template as<hidden_name<'n', I>>());
+  } else {
+    return std::tuple(a);
+  }
+}
+// How aggregation I's partials merge, as a tuple (read from the partials' columns).
+template <std::size_t I, class Named, class Schema>
+constexpr auto merges_of() {
+  if constexpr (mergeable_mean<Named, Schema>()) {
+    using sums = expr::col<hidden_name<'s', I>>;
+    using counts = expr::col<hidden_name<'n', I>>;
+    return std::tuple(expr::aggregation<expr::kinds::sum, sums>{sums{}}.template as<hidden_name<'s', I>>(),
+                      expr::aggregation<expr::kinds::sum, counts>{counts{}}.template as<hidden_name<'n', I>>());
+  } else {
+    using kind = typename merge_kind<std::remove_cvref_t<decltype(Named::expr)>>::kind;
+    using column = expr::col<Named::name>;
+    return std::tuple(expr::aggregation<kind, column>{column{}}.template as<Named::name>());
+  }
+}
+// What finishes aggregation I after the merge, as a tuple: a mean's sum over its count, in
+// doubles (a decimal's exact sum converted, then divided, as the one-process mean does).
+template <std::size_t I, class Named, class Schema>
+constexpr auto finishes_of() {
+  if constexpr (mergeable_mean<Named, Schema>()) {
+    using sums = expr::col<hidden_name<'s', I>>;
+    using counts = expr::col<hidden_name<'n', I>>;
+    return std::tuple((colx::cast<double>(sums{}) / colx::cast<double>(counts{})).template as<Named::name>());
+  } else {
+    return std::tuple();
+  }
 }
 
 template <class K>
@@ -78,13 +135,27 @@ template <class Schema, class... Keys, class... Named>
 [[nodiscard]] auto operator|(dist_grouped<Schema, Keys...> const& g, aggregate_stage<Named...> const& agg) {
   auto& comm = g.source.comm();
   auto const& local = g.source.local();
-  if constexpr ((detail::mergeable<Named> && ...)) {
-    auto partial = agreed(comm, "group_by (partial aggregation)", [&] { return local | g.stage | agg; });
-    // The merge runs on each rank's own rows: a plain (local) group-by of the partials.
-    auto const merge = [&](auto const& partials) {
+  if constexpr ((detail::mergeable<Named, Schema> && ...)) {
+    auto const [partials, merges, finishes] = [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return std::tuple(std::tuple_cat(detail::partials_of<I, Named, Schema>(std::get<I>(agg.aggs))...),
+                        std::tuple_cat(detail::merges_of<I, Named, Schema>()...),
+                        std::tuple_cat(detail::finishes_of<I, Named, Schema>()...));
+    }(std::index_sequence_for<Named...>{});
+    auto partial = agreed(comm, "group_by (partial aggregation)", [&] {
+      return local | g.stage | std::apply([](auto const&... a) { return colx::aggregate(a...); }, partials);
+    });
+    // The merge runs on each rank's own rows: a plain (local) group-by of the partials, then the
+    // means' divisions and the columns in the order asked.
+    auto const merge = [&](auto const& rows) {
       auto out = agreed(comm, "group_by (merge)", [&] {
-        return partials | colx::group_by(g.stage.options, detail::key_column<Keys>()...) |
-               colx::aggregate(detail::merge_of<Named>()...);
+        auto merged = rows | colx::group_by(g.stage.options, detail::key_column<Keys>()...) |
+                      std::apply([](auto const&... m) { return colx::aggregate(m...); }, merges);
+        if constexpr (std::tuple_size_v<std::remove_cvref_t<decltype(finishes)>> == 0) {
+          return merged;
+        } else {
+          return merged | std::apply([](auto const&... f) { return colx::with_columns(f...); }, finishes) |
+                 colx::select(detail::key_column<Keys>()..., expr::col<Named::name>{}...);
+        }
       });
       return dist_frame<typename decltype(out)::schema_type>(comm, std::move(out));
     };

@@ -5,6 +5,7 @@
 // count), the partials are all-gathered (a few bytes a rank) and merged in rank order on every
 // rank, so every rank computes the same answer from the same numbers in the same order.
 #include <colx/dist/dist_frame.hpp>
+#include <colx/dist/kinds.hpp>
 #include <colx/frame/pipeline.hpp>
 
 #include <array>
@@ -39,13 +40,6 @@ auto as_tuple(T&& t) {
     return std::tuple(std::forward<T>(t));
   }
 }
-
-template <class A>
-struct kind_of;
-template <class Kind, class E>
-struct kind_of<expr::aggregation<Kind, E>> {
-  using type = Kind;
-};
 
 template <class T>
 scalar<T> add_scalars(std::vector<scalar<T>> const& all) {
@@ -102,7 +96,7 @@ template <class Schema, class... Aggs>
       for (std::size_t k = 0; k < i; ++k) { s += c[k]; }
       return s;
     };
-    return std::tuple(detail::merge_partials<typename detail::kind_of<Aggs>::type, at(I, counts)>(gathered)...);
+    return std::tuple(detail::merge_partials<detail::kind_of_t<Aggs>, at(I, counts)>(gathered)...);
   }(std::index_sequence_for<Aggs...>{});
   if constexpr (sizeof...(Aggs) == 1) {
     return std::get<0>(result);
