@@ -223,19 +223,26 @@ TEST_CASE("distributed joins equal the one-process join", "[dist]") {
 
 TEST_CASE("a distributed sort gathers to the one-process sort", "[dist]") {
   auto& world = colx::test::world();
+  auto const check_sorted = [&](auto const& d, auto const& f, auto const& by) {
+    auto const sorted = dist::gather(d | by);
+    if (world.rank() == 0) {
+      auto const expected = f | by;
+      CHECK(colx::test::read(sorted["g"_c]) == colx::test::read(expected["g"_c]));
+      CHECK(colx::test::read(sorted["k"_c]) == colx::test::read(expected["k"_c]));
+      CHECK(colx::test::read(sorted["s"_c]) == colx::test::read(expected["s"_c]));
+    }
+  };
   for (size_type n : {size_type{0}, size_type{1}, size_type{300}, size_type{20011}}) {
     auto const f = make_rows(n, 5000, n > 1000);
     auto const d = dist::scatter(world, f);
-    for (bool descending : {false, true}) {
-      auto const by = descending ? colx::sort_by(colx::desc("g"_c), "k"_c, "v"_c) : colx::sort_by(colx::asc("g"_c), "k"_c, "v"_c);
-      auto const sorted = dist::gather(d | by);
-      if (world.rank() == 0) {
-        auto const expected = f | by;
-        CHECK(colx::test::read(sorted["g"_c]) == colx::test::read(expected["g"_c]));
-        CHECK(colx::test::read(sorted["k"_c]) == colx::test::read(expected["k"_c]));
-        CHECK(colx::test::read(sorted["s"_c]) == colx::test::read(expected["s"_c]));
-      }
+    // Ranges split by sampled keys, and (few rows in all) every row sorted on rank 0.
+    for (bool range : {true, false}) {
+      lowered_limits const limits(dist::limits().broadcast_rows, range ? 0 : dist::limits().few_groups_rows);
+      check_sorted(d, f, colx::sort_by(colx::asc("g"_c), "k"_c, "v"_c));
+      check_sorted(d, f, colx::sort_by(colx::desc("g"_c), "k"_c, "v"_c));
     }
+    // A strings first key cannot be split into ranges: rank 0 sorts every row.
+    check_sorted(d, f, colx::sort_by(colx::desc("s"_c), "k"_c, "v"_c));
   }
 }
 

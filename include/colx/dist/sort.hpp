@@ -8,6 +8,9 @@
 // by all the keys. Rows with equal first keys meet on one rank, so the order is the stable
 // single-process order of the ranks' rows taken in rank order. Null first keys go to the first or
 // last rank, as the key places nulls. A first key held by many rows makes its rank the larger.
+// Few rows in all (limits().few_groups_rows), or a first key that is not a fixed-width column
+// (strings, dictionary codes, an expression), go to rank 0 and are sorted there.
+#include <colx/dist/limits.hpp>
 #include <colx/dist/shuffle.hpp>
 #include <colx/frame/sort.hpp>
 
@@ -65,41 +68,27 @@ struct range_destination_fn {
   }
 };
 
-}  // namespace detail
-
-template <class Schema, class First, class... More>
-[[nodiscard]] dist_frame<Schema> operator|(dist_frame<Schema> const& d, sort_by_stage<First, More...> const& stage) {
+// The rows regrouped so that rank r's first keys all sort before rank r + 1's (see above).
+template <class Value, std::size_t Column, class Schema, class Key>
+frame<Schema> range_shuffle(dist_frame<Schema> const& d, Key const& key) {
   auto& comm = d.comm();
-  auto const sort_local = [&](frame<Schema> const& f) {
-    return dist_frame<Schema>(comm, agreed(comm, "sort_by", [&] { return f | stage; }));
-  };
-  if (comm.size() == 1) { return sort_local(d.local()); }
-
-  using key_expr = std::remove_cvref_t<decltype(get<0>(stage.keys).expr)>;
-  static_assert(expr::column_ref<key_expr>, "colx::dist: sort_by's first key must be a column (\"k\"_c) to split ranges");
-  constexpr std::size_t column = Schema::template index_of<key_expr>;
-  using value_t = typename Schema::template field_at<column>::type;
-  static_assert(!std::is_same_v<stored_t<value_t>, string_view> && !dictionary_type<value_t>,
-                "colx::dist: sort_by's first key must be fixed-width (numbers, dates, decimals) for now");
-  using raw = colx::detail::raw_t<stored_t<value_t>>;
-  auto const& key = get<0>(stage.keys);
+  using raw = colx::detail::raw_t<stored_t<Value>>;
   auto const& f = d.local();
   stream_ref const stream{};
   resource_ref const mr = get_current_resource(comm.kind());
-  auto const view = get<column>(f.inputs());
+  auto const view = get<Column>(f.inputs());
 
   auto const samples = agreed(comm, "sort_by (sample)", [&] {
-    uvector<detail::key_sample<raw>> on_backend_samples(sample_rows, stream, mr);
+    uvector<key_sample<raw>> on_backend_samples(sample_rows, stream, mr);
     on_backend(comm.kind(), stream, [&](auto const& exec) {
-      exec.for_each_n(sample_rows, detail::sample_key_fn<decltype(view), raw>{view, f.num_rows(), sample_rows,
-                                                                              on_backend_samples.data()});
+      exec.for_each_n(sample_rows, sample_key_fn<decltype(view), raw>{view, f.num_rows(), sample_rows, on_backend_samples.data()});
     });
-    std::vector<detail::key_sample<raw>> host(static_cast<std::size_t>(sample_rows));
-    colx::detail::copy_bytes(host.data(), memory_kind::host, on_backend_samples.data(), comm.kind(),
-                             host.size() * sizeof(host[0]), stream);
+    std::vector<key_sample<raw>> host(static_cast<std::size_t>(sample_rows));
+    colx::detail::copy_bytes(host.data(), memory_kind::host, on_backend_samples.data(), comm.kind(), host.size() * sizeof(host[0]),
+                             stream);
     return host;
   });
-  auto const all = comm.all_gather_n(std::span<detail::key_sample<raw> const>(samples));
+  auto const all = comm.all_gather_n(std::span<key_sample<raw> const>(samples));
   std::vector<raw> values;
   for (auto const& s : all) {
     if (s.present != 0 && s.valid != 0) { values.push_back(s.value); }
@@ -116,15 +105,45 @@ template <class Schema, class First, class... More>
     uvector<std::uint32_t> destination(f.num_rows(), stream, mr);
     if (f.num_rows() > 0) {
       on_backend(comm.kind(), stream, [&](auto const& exec) {
-        exec.for_each_n(f.num_rows(), detail::range_destination_fn<decltype(view), raw>{
-                                          view, cuts.data(), static_cast<std::uint32_t>(splitters.size()), key.descending,
-                                          key.nulls == null_order::first, destination.data()});
+        exec.for_each_n(f.num_rows(), range_destination_fn<decltype(view), raw>{view, cuts.data(),
+                                                                               static_cast<std::uint32_t>(splitters.size()),
+                                                                               key.descending, key.nulls == null_order::first,
+                                                                               destination.data()});
       });
     }
     return group_by_destination(f, destination.data(), comm.size(), stream);
   });
-  auto const mine = exchange_rows(comm, grouped.first, std::span<size_type const>(grouped.second), "sort_by (range shuffle)", stream);
-  return sort_local(mine);
+  return exchange_rows(comm, grouped.first, std::span<size_type const>(grouped.second), "sort_by (range shuffle)", stream);
+}
+
+}  // namespace detail
+
+template <class Schema, class First, class... More>
+[[nodiscard]] dist_frame<Schema> operator|(dist_frame<Schema> const& d, sort_by_stage<First, More...> const& stage) {
+  auto& comm = d.comm();
+  auto const sort_local = [&](frame<Schema> const& f) {
+    return dist_frame<Schema>(comm, agreed(comm, "sort_by", [&] { return f | stage; }));
+  };
+  if (comm.size() == 1) { return sort_local(d.local()); }
+  // Few rows in all, or a first key whose range cannot be split (strings, dictionary codes, an
+  // expression): every row to rank 0, sorted there.
+  auto const on_rank_0 = [&] {
+    auto const bounds = detail::all_to_bounds(d.local().num_rows(), comm.size(), 0);
+    return sort_local(exchange_rows(comm, d.local(), std::span<size_type const>(bounds), "sort_by (rows to rank 0)"));
+  };
+  using key_expr = std::remove_cvref_t<decltype(get<0>(stage.keys).expr)>;
+  if constexpr (!expr::column_ref<key_expr>) {
+    return on_rank_0();
+  } else {
+    constexpr std::size_t column = Schema::template index_of<key_expr>;
+    using value_t = typename Schema::template field_at<column>::type;
+    if constexpr (std::is_same_v<stored_t<value_t>, string_view> || dictionary_type<value_t>) {
+      return on_rank_0();
+    } else {
+      if (d.num_rows() <= limits().few_groups_rows) { return on_rank_0(); }
+      return sort_local(detail::range_shuffle<value_t, column>(d, get<0>(stage.keys)));
+    }
+  }
 }
 
 }  // namespace colx::dist
