@@ -157,6 +157,24 @@ TEST_CASE("distributed group-by equals the one-process group-by", "[dist]") {
   }
 }
 
+TEST_CASE("a filter stays fused into the distributed group-by and reduce after it", "[dist]") {
+  auto& world = colx::test::world();
+  auto const f = make_rows(20011, 700, true);
+  auto const d = dist::scatter(world, f);
+  auto const keep = colx::filter("v"_c > 0.0 && "g"_c != 3);
+  auto const aggs = colx::aggregate(colx::sum("v"_c).as<"sum">(), colx::count().as<"n">(), colx::max("s"_c).as<"hi">());
+  check_gathered(d | keep | colx::group_by("k"_c) | aggs, f | keep | colx::group_by("k"_c) | aggs);
+  auto const [n, hi] = d | keep | colx::reduce(colx::count(), colx::max("k"_c));
+  auto const [en, ehi] = f | keep | colx::reduce(colx::count(), colx::max("k"_c));
+  CHECK(*n == *en);
+  CHECK(*hi == *ehi);
+  // Any other stage takes the filtered rows collected.
+  auto const sorted = dist::gather(d | keep | colx::sort_by("k"_c, "v"_c));
+  if (world.rank() == 0) {
+    CHECK(colx::test::read(sorted["k"_c]) == colx::test::read((f | keep | colx::sort_by("k"_c, "v"_c))["k"_c]));
+  }
+}
+
 TEST_CASE("distributed group-by merges means from sums and counts", "[dist]") {
   auto& world = colx::test::world();
   using money = colx::schema<colx::field<"k", std::int64_t>, colx::field<"q", colx::dec<15, 2>, colx::nullable>,

@@ -13,6 +13,8 @@
 // frame as they are; group_by/aggregate, join, sort_by and reduce are the distributed ones
 // (dist/group_by.hpp, join.hpp, sort.hpp, reduce.hpp).
 #include <colx/dist/exchange.hpp>
+#include <colx/frame/group_by.hpp>
+#include <colx/frame/pipeline.hpp>
 #include <colx/frame/stage.hpp>
 
 #include <vector>
@@ -116,21 +118,65 @@ template <class Schema>
   return exchange_rows(comm, all, std::span<size_type const>(bounds), "replicate", stream);
 }
 
-// A stage that needs no other rank's rows, on each rank's frame. A lazy result (a filter) is
-// collected: the distributed stages take frames.
+// Each rank's rows behind a lazy local stage (a filter), not yet collected: group_by | aggregate
+// and reduce run on it as the one-process pipeline does, the filter fused into their pass; any
+// other stage takes the collected rows.
+template <class Local>
+class dist_lazy {
+ public:
+  dist_lazy(communicator& comm, Local local) : _comm(&comm), _local(std::move(local)) {}
+  [[nodiscard]] communicator& comm() const noexcept { return *_comm; }
+  [[nodiscard]] Local const& local() const noexcept { return _local; }
+  [[nodiscard]] auto collect() const {
+    auto rows = agreed(*_comm, "collect", [&] { return _local.collect(); });
+    return dist_frame<typename decltype(rows)::schema_type>(*_comm, std::move(rows));
+  }
+
+ private:
+  communicator* _comm;
+  Local _local;
+};
+
+// Whatever holds one rank's share of distributed rows: a dist_frame or a dist_lazy.
+template <class D>
+concept dist_source = requires(D const& d) {
+  d.comm();
+  d.local();
+  requires detail::is_dist_frame<D> || requires { d.collect(); };
+};
+
+namespace detail {
+// The stages that every rank runs together (dist/group_by.hpp, dist/reduce.hpp): the generic
+// stage path below leaves them alone.
+template <class Stage>
+inline constexpr bool is_collective_stage = false;
+template <class... Keys>
+inline constexpr bool is_collective_stage<group_by_stage<Keys...>> = true;
+template <class... Aggs>
+inline constexpr bool is_collective_stage<reduce_stage<Aggs...>> = true;
+}  // namespace detail
+
+// A stage that needs no other rank's rows, on each rank's frame; a lazy result (a filter) stays
+// lazy (dist_lazy). join and sort_by have their own overloads (dist/join.hpp, dist/sort.hpp).
 template <class Schema, pipeline_stage Stage>
+  requires(!detail::is_collective_stage<Stage>)
 [[nodiscard]] auto operator|(dist_frame<Schema> const& d, Stage const& stage) {
-  auto&& result = d.local() | stage;
-  using R = std::remove_cvref_t<decltype(result)>;
+  auto result = d.local() | stage;
+  using R = decltype(result);
   if constexpr (requires { result.collect(); }) {
-    auto collected = result.collect();
-    return dist_frame<typename decltype(collected)::schema_type>(d.comm(), std::move(collected));
+    return dist_lazy<R>(d.comm(), std::move(result));
   } else {
     static_assert(requires { typename R::schema_type; },
                   "colx::dist: this stage has no distributed form yet (a dist_frame takes filter, with_columns, "
                   "select, group_by + aggregate, join, sort_by and reduce)");
     return dist_frame<typename R::schema_type>(d.comm(), std::move(result));
   }
+}
+// Any stage but group_by and reduce on lazy rows takes them collected.
+template <class Local, pipeline_stage Stage>
+  requires(!detail::is_collective_stage<Stage>)
+[[nodiscard]] auto operator|(dist_lazy<Local> const& d, Stage const& stage) {
+  return d.collect() | stage;
 }
 
 }  // namespace colx::dist

@@ -18,14 +18,14 @@
 
 namespace colx::dist {
 
-template <class Schema, class... Keys>
+template <class Source, class... Keys>
 struct dist_grouped {
-  dist_frame<Schema> source;
+  Source source;  // a dist_frame, or a dist_lazy (a filter fused into the partial aggregation)
   group_by_stage<Keys...> stage;
 };
 
-template <class Schema, class... Keys>
-[[nodiscard]] dist_grouped<Schema, Keys...> operator|(dist_frame<Schema> const& d, group_by_stage<Keys...> const& stage) {
+template <dist_source Source, class... Keys>
+[[nodiscard]] dist_grouped<Source, Keys...> operator|(Source const& d, group_by_stage<Keys...> const& stage) {
   static_assert((expr::column_ref<Keys> && ...),
                 "colx::dist: group_by keys are columns (\"k\"_c); add computed keys with with_columns first");
   return {d, stage};
@@ -131,10 +131,11 @@ constexpr auto key_column() {
 
 }  // namespace detail
 
-template <class Schema, class... Keys, class... Named>
-[[nodiscard]] auto operator|(dist_grouped<Schema, Keys...> const& g, aggregate_stage<Named...> const& agg) {
+template <class Source, class... Keys, class... Named>
+[[nodiscard]] auto operator|(dist_grouped<Source, Keys...> const& g, aggregate_stage<Named...> const& agg) {
   auto& comm = g.source.comm();
   auto const& local = g.source.local();
+  using Schema = typename std::remove_cvref_t<decltype(colx::detail::unfiltered_source(local))>::schema_type;
   if constexpr ((detail::mergeable<Named, Schema> && ...)) {
     auto const [partials, merges, finishes] = [&]<std::size_t... I>(std::index_sequence<I...>) {
       return std::tuple(std::tuple_cat(detail::partials_of<I, Named, Schema>(std::get<I>(agg.aggs))...),
@@ -171,7 +172,14 @@ template <class Schema, class... Keys, class... Named>
                             std::tuple(detail::key_column<Keys>()...))
                      .local());
   } else {
-    auto const shuffled = std::apply([&](auto const&... k) { return hash_shuffle(g.source, k...); }, g.stage.keys);
+    auto const rows = [&] {
+      if constexpr (detail::is_dist_frame<Source>) {
+        return g.source;
+      } else {
+        return g.source.collect();
+      }
+    }();
+    auto const shuffled = std::apply([&](auto const&... k) { return hash_shuffle(rows, k...); }, g.stage.keys);
     auto out = agreed(comm, "group_by", [&] { return shuffled.local() | g.stage | agg; });
     return dist_frame<typename decltype(out)::schema_type>(comm, std::move(out));
   }

@@ -81,8 +81,8 @@ auto merge_partials(Gathered const& g) {
 
 }  // namespace detail
 
-template <class Schema, class... Aggs>
-[[nodiscard]] auto operator|(dist_frame<Schema> const& d, reduce_stage<Aggs...> const& r) {
+template <dist_source Source, class... Aggs>
+[[nodiscard]] auto operator|(Source const& d, reduce_stage<Aggs...> const& r) {
   auto& comm = d.comm();
   auto const partial_aggs = std::apply([](auto const&... a) { return std::tuple_cat(detail::partials_of(a)...); }, r.aggs);
   auto const local = agreed(comm, "reduce", [&] {
