@@ -8,6 +8,8 @@
 
 #include <colx/dist.hpp>
 #include <colx/dist/read_parquet.hpp>
+#include <colx/tpch/queries/q01.hpp>
+#include <colx/tpch/queries/q06.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -89,5 +91,50 @@ TEST_CASE("dictionary columns move between ranks that hold different dictionarie
     std::sort(expected.begin(), expected.end());
     std::sort(got.begin(), got.end());
     CHECK(got == expected);
+  }
+}
+
+TEST_CASE("TPC-H Q1 and Q6 over a split lineitem give the one-process answers", "[dist]") {
+  auto& world = colx::test::world();
+  namespace q = colx::tpch::queries;
+  using lineitem = colx::schema<
+      colx::field<"l_quantity", q::money, colx::not_null>, colx::field<"l_extendedprice", q::money, colx::not_null>,
+      colx::field<"l_discount", q::money, colx::not_null>, colx::field<"l_tax", q::money, colx::not_null>,
+      colx::field<"l_returnflag", q::coded, colx::not_null>, colx::field<"l_linestatus", q::coded, colx::not_null>,
+      colx::field<"l_shipdate", colx::date32, colx::not_null>>;
+  std::vector<q::money> quantity, price, discount, tax;
+  std::vector<std::optional<std::string>> flag, status;
+  std::vector<colx::date32> shipdate;
+  std::uint64_t x = 12345;
+  for (int i = 0; i < 30011; ++i) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    auto const r = x >> 20;
+    quantity.push_back(q::money::from_unscaled(static_cast<std::int64_t>(100 + r % 5000)));
+    price.push_back(q::money::from_unscaled(static_cast<std::int64_t>(90000 + r % 10000000)));
+    discount.push_back(q::money::from_unscaled(static_cast<std::int64_t>(r % 11)));
+    tax.push_back(q::money::from_unscaled(static_cast<std::int64_t>(r / 11 % 9)));
+    flag.push_back(std::string(1, "ANR"[r / 99 % 3]));
+    status.push_back(std::string(1, "FO"[r / 297 % 2]));
+    shipdate.push_back(colx::date32{static_cast<std::int32_t>(8036 + r % 2526)});  // 1992-01-02 .. 1998-12-01
+  }
+  auto const mr = colx::test::backend_resource();
+  colx::frame<lineitem> const f(
+      colx::make_column<q::money>(quantity, {}, mr), colx::make_column<q::money>(price, {}, mr),
+      colx::make_column<q::money>(discount, {}, mr), colx::make_column<q::money>(tax, {}, mr),
+      colx::encode<std::uint8_t>(colx::make_strings_column(flag, colx::type_id::int32, {}, mr)),
+      colx::encode<std::uint8_t>(colx::make_strings_column(status, colx::type_id::int32, {}, mr)),
+      colx::make_column<colx::date32>(shipdate, {}, mr));
+  auto const d = dist::scatter(world, f);
+  auto const q1 = dist::gather(q::q01_of(d));
+  auto const revenue = q::q06_revenue(d);
+  CHECK(revenue.value() == q::q06_revenue(f).value());
+  if (world.rank() == 0) {
+    auto const expected = q::q01_of(f);
+    REQUIRE(q1.num_rows() == expected.num_rows());
+    CHECK(colx::to_strings(colx::decode(q1["l_returnflag"_c]).view()) ==
+          colx::to_strings(colx::decode(expected["l_returnflag"_c]).view()));
+    CHECK(colx::test::read(q1["sum_charge"_c]) == colx::test::read(expected["sum_charge"_c]));
+    CHECK(colx::test::read(q1["avg_price"_c]) == colx::test::read(expected["avg_price"_c]));
+    CHECK(colx::test::read(q1["count_order"_c]) == colx::test::read(expected["count_order"_c]));
   }
 }

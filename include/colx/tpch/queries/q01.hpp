@@ -23,14 +23,18 @@ namespace colx::tpch::queries {
 
 using namespace colx::literals;
 
-[[nodiscard]] inline auto q01(database const& db) {
+// Over any lineitem rows: a frame, or a dist::dist_frame split over ranks (bench/dist/dist_tpch.cu).
+template <class Lineitem>
+[[nodiscard]] auto q01_of(Lineitem const& lineitem) {
   auto const disc_price = "l_extendedprice"_c * (1 - "l_discount"_c);
-  return db.lineitem | filter("l_shipdate"_c <= date(1998, 9, 2)) | group_by("l_returnflag"_c, "l_linestatus"_c) |
+  return lineitem | filter("l_shipdate"_c <= date(1998, 9, 2)) | group_by("l_returnflag"_c, "l_linestatus"_c) |
          aggregate(sum("l_quantity"_c).as<"sum_qty">(), sum("l_extendedprice"_c).as<"sum_base_price">(),
                    sum(disc_price).as<"sum_disc_price">(), sum(disc_price * (1 + "l_tax"_c)).as<"sum_charge">(),
                    mean("l_quantity"_c).as<"avg_qty">(), mean("l_extendedprice"_c).as<"avg_price">(),
                    mean("l_discount"_c).as<"avg_disc">(), count().as<"count_order">()) |
          sort_by("l_returnflag"_c, "l_linestatus"_c);
 }
+
+[[nodiscard]] inline auto q01(database const& db) { return q01_of(db.lineitem); }
 
 }  // namespace colx::tpch::queries

@@ -15,11 +15,18 @@ namespace colx::tpch::queries {
 
 using namespace colx::literals;
 
+// The revenue over any lineitem rows: a frame, or a dist::dist_frame split over ranks
+// (bench/dist/dist_tpch.cu).
+template <class Lineitem>
+[[nodiscard]] auto q06_revenue(Lineitem const& lineitem) {
+  return lineitem |
+         filter("l_shipdate"_c >= date(1994, 1, 1) && "l_shipdate"_c < date(1995, 1, 1) &&
+                between("l_discount"_c, money::from_unscaled(5), money::from_unscaled(7)) && "l_quantity"_c < 24) |
+         reduce(sum("l_extendedprice"_c * "l_discount"_c));
+}
+
 [[nodiscard]] inline auto q06(database const& db) {
-  auto const revenue = db.lineitem |
-                       filter("l_shipdate"_c >= date(1994, 1, 1) && "l_shipdate"_c < date(1995, 1, 1) &&
-                              between("l_discount"_c, money::from_unscaled(5), money::from_unscaled(7)) && "l_quantity"_c < 24) |
-                       reduce(sum("l_extendedprice"_c * "l_discount"_c));
+  auto const revenue = q06_revenue(db.lineitem);
   return make_frame(values<"revenue", decltype(revenue.value())>({revenue.value()}), db.lineitem.kind());
 }
 
