@@ -23,7 +23,11 @@ namespace dist = colx::dist;
 
 TEST_CASE("ranks read their share of a set of Parquet files", "[dist]") {
   auto& world = colx::test::world();
-  using s = colx::schema<colx::field<"id", std::int64_t>, colx::field<"name", colx::string_view, colx::nullable>>;
+  using s = colx::schema<colx::field<"id", std::int64_t>, colx::field<"name", colx::string_view, colx::nullable>,
+                         colx::field<"tag", colx::string_view>>;
+  // Read back with the tags as a dictionary column: each file gets its own dictionary.
+  using coded = colx::schema<colx::field<"id", std::int64_t>, colx::field<"name", colx::string_view, colx::nullable>,
+                             colx::field<"tag", colx::dictionary<colx::string_view, std::uint8_t>>>;
   // One directory for all ranks: rank 0's process id names it.
   auto const pid = world.all_gather(static_cast<std::int64_t>(::getpid()))[0];
   auto const dir = std::filesystem::temp_directory_path() / ("colx-dist-read-" + std::to_string(pid));
@@ -31,13 +35,15 @@ TEST_CASE("ranks read their share of a set of Parquet files", "[dist]") {
   std::vector<colx::frame<s>> written;
   for (int i = 0; i < 3; ++i) {
     std::vector<std::int64_t> id;
-    std::vector<std::optional<std::string>> name;
+    std::vector<std::optional<std::string>> name, tag;
     for (int r = 0; r < 100 * (i + 1); ++r) {
       id.push_back(i * 1000 + r);
       name.push_back(r % 3 == 0 ? std::nullopt : std::optional<std::string>("n" + std::to_string(r)));
+      tag.push_back("file" + std::to_string(i) + "-" + std::to_string(r % (2 + i)));
     }
     auto const mr = colx::test::backend_resource();
-    written.emplace_back(colx::make_column<std::int64_t>(id, {}, mr), colx::make_strings_column(name, colx::type_id::int32, {}, mr));
+    written.emplace_back(colx::make_column<std::int64_t>(id, {}, mr), colx::make_strings_column(name, colx::type_id::int32, {}, mr),
+                         colx::make_strings_column(tag, colx::type_id::int32, {}, mr));
     files.push_back((dir / ("part-" + std::to_string(i) + ".parquet")).string());
   }
   if (world.rank() == 0) {
@@ -48,8 +54,21 @@ TEST_CASE("ranks read their share of a set of Parquet files", "[dist]") {
   auto const d = dist::read_parquet<s>(world, files);
   CHECK(d.num_rows() == 600);
   auto const all = dist::gather(d);
+  auto const expected = colx::concat(written[0], written[1], written[2]);
+  if (world.rank() == 0) { CHECK(colx::test::sorted_rows_of(all) == colx::test::sorted_rows_of(expected)); }
+  // A rank that reads two files joins their dictionaries.
+  auto const all_coded = dist::gather(dist::read_parquet<coded>(world, files));
   if (world.rank() == 0) {
-    CHECK(colx::test::sorted_rows_of(all) == colx::test::sorted_rows_of(colx::concat(written[0], written[1], written[2])));
+    std::vector<std::pair<std::int64_t, std::string>> got, want;
+    auto const ids = colx::test::read(all_coded["id"_c]);
+    auto const tags = colx::to_strings(colx::decode(all_coded["tag"_c]).view());
+    for (std::size_t i = 0; i < ids.size(); ++i) { got.emplace_back(*ids[i], *tags[i]); }
+    auto const wid = colx::test::read(expected["id"_c]);
+    auto const wtag = colx::to_strings(expected["tag"_c].view());
+    for (std::size_t i = 0; i < wid.size(); ++i) { want.emplace_back(*wid[i], *wtag[i]); }
+    std::sort(got.begin(), got.end());
+    std::sort(want.begin(), want.end());
+    CHECK(got == want);
   }
   // A missing file fails on the rank that reads it, and every rank throws.
   CHECK_THROWS(dist::read_parquet<s>(world, {files[0], (dir / "missing.parquet").string()}));

@@ -36,6 +36,7 @@ inline int run_local_ranks(int n, std::function<int(int rank, int size)> const& 
                            std::chrono::seconds grace = std::chrono::seconds(20)) {
   COLX_EXPECTS(n >= 1, "run_local_ranks: ", n, " ranks");
   std::vector<pid_t> children;
+  std::fflush(nullptr);  // else each child would print the parent's buffered output again
   for (int r = 0; r < n; ++r) {
     pid_t const pid = ::fork();
     COLX_EXPECTS(pid >= 0, "run_local_ranks: fork failed for rank ", r);
