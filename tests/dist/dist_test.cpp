@@ -213,6 +213,26 @@ TEST_CASE("distributed group-by merges means from sums and counts", "[dist]") {
   }
 }
 
+TEST_CASE("a distributed mean of large integers does not wrap", "[dist]") {
+  auto& world = colx::test::world();
+  using big = colx::schema<colx::field<"k", std::int32_t>, colx::field<"x", std::int64_t>>;
+  std::vector<std::int32_t> k;
+  std::vector<std::int64_t> x;
+  for (int i = 0; i < 12; ++i) {
+    k.push_back(i % 2);
+    x.push_back(std::int64_t{4'000'000'000'000'000'000} + i);  // three of these already pass 2^63
+  }
+  auto const mr = colx::test::backend_resource();
+  colx::frame<big> const f(colx::make_column<std::int32_t>(k, {}, mr), colx::make_column<std::int64_t>(x, {}, mr));
+  auto const d = dist::scatter(world, f);
+  auto const mean = d | colx::reduce(colx::mean("x"_c));
+  CHECK(*mean == Approx(4e18).epsilon(1e-12));
+  auto const per_key = dist::gather(d | colx::group_by("k"_c) | colx::aggregate(colx::mean("x"_c).as<"m">()));
+  if (world.rank() == 0) {
+    for (auto const& m : colx::test::read(per_key["m"_c])) { CHECK(*m == Approx(4e18).epsilon(1e-12)); }
+  }
+}
+
 TEST_CASE("distributed group-by of aggregations that do not merge shuffles the rows", "[dist]") {
   auto& world = colx::test::world();
   auto const f = make_rows(5003, 200, true);

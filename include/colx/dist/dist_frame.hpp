@@ -13,9 +13,12 @@
 // frame as they are; group_by/aggregate, join, sort_by and reduce are the distributed ones
 // (dist/group_by.hpp, join.hpp, sort.hpp, reduce.hpp).
 #include <colx/dist/exchange.hpp>
+#include <colx/frame/distinct.hpp>
 #include <colx/frame/group_by.hpp>
 #include <colx/frame/pipeline.hpp>
+#include <colx/frame/select.hpp>
 #include <colx/frame/stage.hpp>
+#include <colx/frame/with_columns.hpp>
 
 #include <vector>
 
@@ -60,23 +63,24 @@ inline std::vector<size_type> all_to_bounds(size_type n, int parts, int to) {
   return b;
 }
 
-// A frame of no rows (a rank that holds nothing still has the schema).
+// A frame of no rows in `mr`'s memory (a rank that holds nothing still has the schema, and its
+// frame must meet the others' in one kind of memory).
 template <class Schema>
-frame<Schema> empty_frame() {
+frame<Schema> empty_frame(resource_ref mr) {
   std::vector<any_column> columns;
   [&]<std::size_t... C>(std::index_sequence<C...>) {
     auto const one = [&]<class T>(std::type_identity<T>) {
       if constexpr (dictionary_type<T>) {  // no rows, over an empty dictionary
-        columns.push_back(empty_frame<schema<field<"values", typename T::value_type>>>().template column_at<0>().untyped());
+        columns.push_back(empty_frame<schema<field<"values", typename T::value_type>>>(mr).template column_at<0>().untyped());
         std::vector<any_column> values;
         values.push_back(std::move(columns.back()));
-        columns.back() = any_column(data_type_of<T>(), 0, buffer{}, buffer{}, 0, std::move(values));
+        columns.back() = any_column(data_type_of<T>(), 0, buffer(0, {}, mr), buffer{}, 0, std::move(values));
       } else if constexpr (std::is_same_v<stored_t<T>, string_view>) {
         std::vector<any_column> offsets;
-        offsets.emplace_back(data_type{type_id::int32}, 0, buffer{});
-        columns.emplace_back(data_type_of<T>(), 0, buffer{}, buffer{}, 0, std::move(offsets));
+        offsets.emplace_back(data_type{type_id::int32}, 0, buffer(0, {}, mr));
+        columns.emplace_back(data_type_of<T>(), 0, buffer(0, {}, mr), buffer{}, 0, std::move(offsets));
       } else {
-        columns.emplace_back(data_type_of<T>(), 0, buffer{});
+        columns.emplace_back(data_type_of<T>(), 0, buffer(0, {}, mr));
       }
     };
     (one(std::type_identity<typename Schema::template field_at<C>::type>{}), ...);
@@ -150,6 +154,18 @@ namespace detail {
 // stage path below leaves them alone.
 template <class Stage>
 inline constexpr bool is_collective_stage = false;
+// The stages whose result on the union of the ranks' rows is the union of their results on each
+// rank's rows: these run on each rank's frame as they are.
+template <class Stage>
+inline constexpr bool is_row_local_stage = false;
+template <class Pred>
+inline constexpr bool is_row_local_stage<filter_stage<Pred>> = true;
+template <class... Named>
+inline constexpr bool is_row_local_stage<with_columns_stage<Named...>> = true;
+template <class... Cols>
+inline constexpr bool is_row_local_stage<select_stage<Cols...>> = true;
+template <class... Cols>
+inline constexpr bool is_row_local_stage<drop_nulls_stage<Cols...>> = true;
 template <class... Keys>
 inline constexpr bool is_collective_stage<group_by_stage<Keys...>> = true;
 template <class... Aggs>
@@ -161,14 +177,16 @@ inline constexpr bool is_collective_stage<reduce_stage<Aggs...>> = true;
 template <class Schema, pipeline_stage Stage>
   requires(!detail::is_collective_stage<Stage>)
 [[nodiscard]] auto operator|(dist_frame<Schema> const& d, Stage const& stage) {
+  static_assert(detail::is_row_local_stage<Stage>,
+                "colx::dist: this stage has no distributed form yet: on a dist_frame, each rank would compute it on its "
+                "own rows alone (distinct, head, tail, count_if, set_index, a join with a plain frame). A dist_frame "
+                "takes filter, with_columns, select, drop_nulls, group_by + aggregate, join with a dist_frame, sort_by "
+                "and reduce; gather() the rows to one rank for anything else");
   auto result = d.local() | stage;
   using R = decltype(result);
   if constexpr (requires { result.collect(); }) {
     return dist_lazy<R>(d.comm(), std::move(result));
   } else {
-    static_assert(requires { typename R::schema_type; },
-                  "colx::dist: this stage has no distributed form yet (a dist_frame takes filter, with_columns, "
-                  "select, group_by + aggregate, join, sort_by and reduce)");
     return dist_frame<typename R::schema_type>(d.comm(), std::move(result));
   }
 }

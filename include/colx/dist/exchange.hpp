@@ -90,8 +90,10 @@ inline outgoing_piece make_piece(any_column_view const& column, size_type begin,
                  "colx::dist: a dictionary's values must be a plain column without nulls");
     piece.header.payload_bytes =
         static_cast<std::int64_t>(static_cast<std::size_t>(piece.view.size()) * size_of(data_type{column.type().codes()}));
-    piece.header.dictionary_rows = values.size();
-    std::tie(piece.header.dictionary_payload_bytes, piece.header.dictionary_offset_bytes) = payload_and_offsets(values, stream);
+    if (piece.view.size() > 0) {  // a piece of no rows needs no dictionary
+      piece.header.dictionary_rows = values.size();
+      std::tie(piece.header.dictionary_payload_bytes, piece.header.dictionary_offset_bytes) = payload_and_offsets(values, stream);
+    }
   } else {
     std::tie(piece.header.payload_bytes, piece.header.offset_bytes) = payload_and_offsets(piece.view, stream);
   }
@@ -208,7 +210,11 @@ any_column join_pieces(std::vector<any_column>& pieces, stream_ref stream, resou
   if constexpr (dictionary_type<value_t>) {
     using typed = column_storage_t<value_t>;
     std::vector<typed> columns;
-    for (auto& p : pieces) { columns.emplace_back(std::move(p)); }
+    for (auto& p : pieces) {
+      if (p.size() > 0) { columns.emplace_back(std::move(p)); }  // (empty ones may come without a dictionary)
+    }
+    if (columns.empty()) { return std::move(pieces.front()); }
+    if (columns.size() == 1) { return std::move(columns.front()).release(); }
     auto const unified = unify_dictionaries(std::span<typed const>(columns), stream);
     for (auto const& u : unified) { views.push_back(static_cast<any_column_view>(u)); }
     return concatenate(views, stream, mr);
@@ -297,67 +303,73 @@ template <class Schema>
   traffic_record traffic{step};
   traffic.moved_rows = true;
   auto const prepared = std::chrono::steady_clock::now();
-  for (std::size_t c = 0; c < columns; ++c) {
-    data_type const type = pieces[c].view.type();
-    bool in_place = type.id() != type_id::string && type.id() != type_id::dictionary;
-    for (int p = 0; p < ranks && in_place; ++p) { in_place = detail::read_header(header_of(p) + 1 + detail::header_fields * c).null_count == 0; }
-    if (in_place) {
-      std::size_t const width = size_of(type);
-      out_columns[c] = any_column(type, total, buffer(static_cast<std::size_t>(total) * width, stream, mr));
-      auto* const base = total > 0 ? static_cast<char*>(out_columns[c].mutable_data(stream)) : nullptr;
-      for (int p = 0; p < ranks; ++p) {
-        auto const& piece = pieces[static_cast<std::size_t>(p) * columns + c];
-        char* const at = base + static_cast<std::size_t>(first_row[static_cast<std::size_t>(p)]) * width;
-        if (p == me) {
-          if (piece.header.payload_bytes > 0) {
-            colx::detail::copy_bytes(at, comm.kind(), detail::payload_of(piece.view), comm.kind(),
-                                     static_cast<std::size_t>(piece.header.payload_bytes), stream);
+  // Receive buffers are allocated (and this rank's own rows copied) as one step: a rank that runs
+  // out of memory here must not leave the others waiting in the transfer.
+  agreed(comm, std::string(step) + " (receive buffers)", [&] {
+    for (std::size_t c = 0; c < columns; ++c) {
+      data_type const type = pieces[c].view.type();
+      bool in_place = type.id() != type_id::string && type.id() != type_id::dictionary;
+      for (int p = 0; p < ranks && in_place; ++p) { in_place = detail::read_header(header_of(p) + 1 + detail::header_fields * c).null_count == 0; }
+      if (in_place) {
+        std::size_t const width = size_of(type);
+        out_columns[c] = any_column(type, total, buffer(static_cast<std::size_t>(total) * width, stream, mr));
+        auto* const base = total > 0 ? static_cast<char*>(out_columns[c].mutable_data(stream)) : nullptr;
+        for (int p = 0; p < ranks; ++p) {
+          auto const& piece = pieces[static_cast<std::size_t>(p) * columns + c];
+          char* const at = base + static_cast<std::size_t>(first_row[static_cast<std::size_t>(p)]) * width;
+          if (p == me) {
+            if (piece.header.payload_bytes > 0) {
+              colx::detail::copy_bytes(at, comm.kind(), detail::payload_of(piece.view), comm.kind(),
+                                       static_cast<std::size_t>(piece.header.payload_bytes), stream);
+            }
+            continue;
           }
-          continue;
+          // What this rank sends follows its own piece (its rows to p may have nulls even so).
+          auto const out = detail::buffers_of(piece.view, piece.header);
+          detail::add_parts(sends, p, out);
+          auto const bytes = static_cast<std::size_t>(detail::read_header(header_of(p) + 1 + detail::header_fields * c).payload_bytes);
+          if (bytes > 0) { recvs.push_back({p, at, bytes}); }
+          traffic.bytes_sent += static_cast<std::int64_t>(out.total());
+          traffic.bytes_received += static_cast<std::int64_t>(bytes);
         }
-        // What this rank sends follows its own piece (its rows to p may have nulls even so).
-        auto const out = detail::buffers_of(piece.view, piece.header);
-        detail::add_parts(sends, p, out);
-        auto const bytes = static_cast<std::size_t>(detail::read_header(header_of(p) + 1 + detail::header_fields * c).payload_bytes);
-        if (bytes > 0) { recvs.push_back({p, at, bytes}); }
-        traffic.bytes_sent += static_cast<std::int64_t>(out.total());
-        traffic.bytes_received += static_cast<std::int64_t>(bytes);
-      }
-      continue;
-    }
-    for (int p = 0; p < ranks; ++p) {
-      auto& piece = pieces[static_cast<std::size_t>(p) * columns + c];
-      if (p == me) {  // this rank's own share never leaves it
-        per_rank[c].push_back(piece.owned.size() == piece.view.size() && piece.view.size() > 0 ? std::move(piece.owned)
-                                                                                                : copy(piece.view, stream, mr));
         continue;
       }
-      auto const* h = header_of(p);
-      detail::column_header const in = detail::read_header(h + 1 + detail::header_fields * c);
-      data_type const values_type = type.id() == type_id::dictionary ? pieces[c].view.child(0).type() : type;
-      per_rank[c].push_back(detail::make_incoming(type, values_type, h[0], in, stream, mr));
-      auto const out = detail::buffers_of(piece.view, piece.header);
-      auto const got = detail::buffers_of(per_rank[c].back(), in);
-      detail::add_parts(sends, p, out);
-      detail::add_parts(recvs, p, got);
-      traffic.bytes_sent += static_cast<std::int64_t>(out.total());
-      traffic.bytes_received += static_cast<std::int64_t>(got.total());
+      for (int p = 0; p < ranks; ++p) {
+        auto& piece = pieces[static_cast<std::size_t>(p) * columns + c];
+        if (p == me) {  // this rank's own share never leaves it
+          per_rank[c].push_back(piece.owned.size() == piece.view.size() && piece.view.size() > 0 ? std::move(piece.owned)
+                                                                                                  : copy(piece.view, stream, mr));
+          continue;
+        }
+        auto const* h = header_of(p);
+        detail::column_header const in = detail::read_header(h + 1 + detail::header_fields * c);
+        data_type const values_type = type.id() == type_id::dictionary ? pieces[c].view.child(0).type() : type;
+        per_rank[c].push_back(detail::make_incoming(type, values_type, h[0], in, stream, mr));
+        auto const out = detail::buffers_of(piece.view, piece.header);
+        auto const got = detail::buffers_of(per_rank[c].back(), in);
+        detail::add_parts(sends, p, out);
+        detail::add_parts(recvs, p, got);
+        traffic.bytes_sent += static_cast<std::int64_t>(out.total());
+        traffic.bytes_received += static_cast<std::int64_t>(got.total());
+      }
     }
-  }
-  for (int p = 0; p < ranks; ++p) {
-    if (p == me) { continue; }
-    traffic.rows_sent += bounds[p + 1] - bounds[p];
-    traffic.rows_received += header_of(p)[0];
-  }
+    for (int p = 0; p < ranks; ++p) {
+      if (p == me) { continue; }
+      traffic.rows_sent += bounds[p + 1] - bounds[p];
+      traffic.rows_received += header_of(p)[0];
+    }
+  });
   auto const transfer_start = std::chrono::steady_clock::now();
   comm.exchange(sends, recvs, stream);
   if (ranks > 1) { stream.synchronize(); }  // the pieces sent from must outlive the transfer
   auto const transfer_end = std::chrono::steady_clock::now();
 
-  [&]<std::size_t... C>(std::index_sequence<C...>) {
-    ((per_rank[C].empty() ? void() : void(out_columns[C] = detail::join_pieces<Schema, C>(per_rank[C], stream, mr))), ...);
-  }(std::make_index_sequence<columns>{});
-  frame<Schema> out = detail::typed_frame<Schema>(out_columns, std::make_index_sequence<columns>{});
+  frame<Schema> out = agreed(comm, std::string(step) + " (assemble)", [&] {
+    [&]<std::size_t... C>(std::index_sequence<C...>) {
+      ((per_rank[C].empty() ? void() : void(out_columns[C] = detail::join_pieces<Schema, C>(per_rank[C], stream, mr))), ...);
+    }(std::make_index_sequence<columns>{});
+    return detail::typed_frame<Schema>(out_columns, std::make_index_sequence<columns>{});
+  });
   auto const ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
   traffic.prepare_ms = prepare_ms;
   traffic.wait_ms = ms(started, prepared) - prepare_ms;

@@ -73,11 +73,12 @@ inline constexpr fixed_string<5> hidden_name = [] {
 
 // A mean of numbers or decimals merges as a sum and a count (a duration's mean does not: its
 // rows are shuffled).
+template <class E, class Schema>
+using value_of_t = typename expr::result_t<decltype(expr::bind<Schema>(std::declval<E>())), typename frame<Schema>::inputs_type>::value_type;
 template <class Named, class Schema>
 constexpr bool mergeable_mean() {
   if constexpr (std::is_same_v<kind_of_t<decltype(Named::expr)>, expr::kinds::moment<0>>) {
-    using bound = decltype(expr::bind<Schema>(std::declval<Named>().expr.expr));
-    using value = typename expr::result_t<bound, typename frame<Schema>::inputs_type>::value_type;
+    using value = value_of_t<decltype(std::declval<Named>().expr.expr), Schema>;
     return std::is_arithmetic_v<value> || dec_type<value>;
   } else {
     return false;
@@ -91,7 +92,15 @@ inline constexpr bool mergeable =
 template <std::size_t I, class Named, class Schema>
 constexpr auto partials_of(Named const& a) {
   if constexpr (mergeable_mean<Named, Schema>()) {
-    return std::tuple(colx::sum(a.expr.expr).template as<hidden_name<'s', I>>(),
+    // Integers sum as doubles, as the one-process mean works: an int64 sum could wrap.
+    auto const summed = [&] {
+      if constexpr (std::is_integral_v<value_of_t<decltype(a.expr.expr), Schema>>) {
+        return colx::cast<double>(a.expr.expr);
+      } else {
+        return a.expr.expr;
+      }
+    }();
+    return std::tuple(colx::sum(summed).template as<hidden_name<'s', I>>(),
                       colx::count(a.expr.expr).template as<hidden_name<'n', I>>());
   } else {
     return std::tuple(a);

@@ -46,6 +46,8 @@ inline int run_local_ranks(int n, std::function<int(int rank, int size)> const& 
         rc = body(r, n);
       } catch (std::exception const& e) {
         std::fprintf(stderr, "rank %d: %s\n", r, e.what());
+      } catch (...) {  // never back into the parent's code
+        std::fprintf(stderr, "rank %d: an exception that is not a std::exception\n", r);
       }
       std::fflush(nullptr);
       std::_Exit(rc);
@@ -58,7 +60,13 @@ inline int run_local_ranks(int n, std::function<int(int rank, int size)> const& 
   std::size_t alive = children.size();
   while (alive > 0) {
     int status = 0;
-    pid_t const done = ::waitpid(-1, &status, WNOHANG);
+    pid_t done = 0;
+    for (pid_t& pid : children) {  // only this call's children (a caller may have others)
+      if (pid > 0 && (done = ::waitpid(pid, &status, WNOHANG)) != 0) {
+        if (done > 0) { pid = -pid; }
+        break;
+      }
+    }
     if (done > 0) {
       --alive;
       int const rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
@@ -70,7 +78,9 @@ inline int run_local_ranks(int n, std::function<int(int rank, int size)> const& 
     }
     if (done < 0) { break; }
     if (std::chrono::steady_clock::now() > deadline) {
-      for (pid_t pid : children) { ::kill(pid, SIGKILL); }
+      for (pid_t pid : children) {
+        if (pid > 0) { ::kill(pid, SIGKILL); }
+      }
       deadline = std::chrono::steady_clock::time_point::max();
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(2));

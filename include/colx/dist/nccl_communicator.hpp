@@ -67,7 +67,12 @@ class nccl_communicator final : public communicator {
       in.read(reinterpret_cast<char*>(&id), sizeof id);
       COLX_EXPECTS(in.gcount() == static_cast<std::streamsize>(sizeof id), "nccl_communicator: a short unique id in ", path.string());
     }
-    return nccl_communicator(id, rank, size);
+    nccl_communicator comm(id, rank, size);
+    // Every rank has joined once the world exists: the id's file can go, so that a later world on
+    // the same path never meets it.
+    comm.barrier();
+    if (rank == 0) { std::filesystem::remove(path); }
+    return comm;
   }
 
   nccl_communicator(nccl_communicator&& other) noexcept
@@ -91,19 +96,14 @@ class nccl_communicator final : public communicator {
 
   void exchange(std::span<send_part const> sends, std::span<recv_part const> recvs, stream_ref stream) override {
     cudaStream_t const s = stream.value();
+    for (auto const& r : recvs) { check_peer(r.peer); }  // before anything is posted
+    for (auto const& x : sends) { check_peer(x.peer); }
     detail::nccl_check(ncclGroupStart(), "ncclGroupStart");
-    try {
-      for (auto const& r : recvs) {
-        check_peer(r.peer);
-        if (r.bytes > 0) { detail::nccl_check(ncclRecv(r.data, r.bytes, ncclChar, r.peer, _comm, s), "ncclRecv"); }
-      }
-      for (auto const& x : sends) {
-        check_peer(x.peer);
-        if (x.bytes > 0) { detail::nccl_check(ncclSend(x.data, x.bytes, ncclChar, x.peer, _comm, s), "ncclSend"); }
-      }
-    } catch (...) {
-      (void)ncclGroupEnd();
-      throw;
+    for (auto const& r : recvs) {
+      if (r.bytes > 0) { detail::nccl_check(ncclRecv(r.data, r.bytes, ncclChar, r.peer, _comm, s), "ncclRecv"); }
+    }
+    for (auto const& x : sends) {
+      if (x.bytes > 0) { detail::nccl_check(ncclSend(x.data, x.bytes, ncclChar, x.peer, _comm, s), "ncclSend"); }
     }
     detail::nccl_check(ncclGroupEnd(), "ncclGroupEnd");
   }

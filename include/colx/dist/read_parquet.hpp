@@ -21,7 +21,7 @@ template <class Schema>
     for (std::size_t i = static_cast<std::size_t>(comm.rank()); i < files.size(); i += static_cast<std::size_t>(comm.size())) {
       mine.push_back(colx::read_parquet<Schema>(files[i], options, stream, get_current_resource(comm.kind())));
     }
-    if (mine.empty()) { return detail::empty_frame<Schema>(); }
+    if (mine.empty()) { return detail::empty_frame<Schema>(get_current_resource(comm.kind())); }
     if (mine.size() == 1) { return std::move(mine.front()); }
     // Column by column, dictionaries recoded over their union: each file has its own.
     std::vector<any_column> columns(Schema::size);

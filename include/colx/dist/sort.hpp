@@ -25,7 +25,8 @@ namespace detail {
 template <class R>
 struct key_sample {
   R value;
-  std::uint8_t present;  // a rank with fewer rows than samples sends absent ones
+  double weight;         // the rows this sample stands for: its rank's rows over its samples
+  std::uint8_t present;  // a rank with no rows sends absent ones
   std::uint8_t valid;
 };
 
@@ -36,13 +37,15 @@ struct sample_key_fn {
   size_type samples;
   key_sample<R>* out;
   COLX_HOST_DEVICE void operator()(size_type j) const {
-    if (j >= rows) {
-      out[j] = {R{}, 0, 0};
+    if (rows == 0) {
+      out[j] = {R{}, 0.0, 0, 0};
       return;
     }
+    // Evenly over the rows, repeating rows when there are fewer rows than samples.
     size_type const i = rows / samples * j + rows % samples * j / samples;  // floor(j * rows / samples)
     bool const valid = view.is_valid(i);
-    out[j] = {valid ? colx::detail::raw_value(stored_value(view, i)) : R{}, 1, static_cast<std::uint8_t>(valid)};
+    double const weight = static_cast<double>(rows) / static_cast<double>(samples);
+    out[j] = {valid ? colx::detail::raw_value(stored_value(view, i)) : R{}, weight, 1, static_cast<std::uint8_t>(valid)};
   }
 };
 
@@ -88,16 +91,21 @@ frame<Schema> range_shuffle(dist_frame<Schema> const& d, Key const& key) {
                              stream);
     return host;
   });
-  auto const all = comm.all_gather_n(std::span<key_sample<raw> const>(samples));
-  std::vector<raw> values;
-  for (auto const& s : all) {
-    if (s.present != 0 && s.valid != 0) { values.push_back(s.value); }
-  }
+  auto all = comm.all_gather_n(std::span<key_sample<raw> const>(samples));
+  // Splitters at equal shares of the rows, each sample weighted by the rows it stands for (a
+  // small rank's samples count for little).
+  std::erase_if(all, [](auto const& s) { return s.present == 0 || s.valid == 0; });
   auto const before = [&](raw a, raw b) { return key.descending ? colx::detail::value_less(b, a) : colx::detail::value_less(a, b); };
-  std::stable_sort(values.begin(), values.end(), before);
+  std::stable_sort(all.begin(), all.end(), [&](auto const& a, auto const& b) { return before(a.value, b.value); });
+  double total = 0;
+  for (auto const& s : all) { total += s.weight; }
   std::vector<raw> splitters;
+  double seen = 0;
+  std::size_t next = 0;
   for (int p = 1; p < comm.size(); ++p) {
-    splitters.push_back(values.empty() ? raw{} : values[values.size() * static_cast<std::size_t>(p) / static_cast<std::size_t>(comm.size())]);
+    double const share = total * p / comm.size();
+    while (next + 1 < all.size() && seen + all[next].weight <= share) { seen += all[next++].weight; }
+    splitters.push_back(all.empty() ? raw{} : all[next].value);
   }
 
   auto grouped = agreed(comm, "sort_by (range partition)", [&] {
