@@ -14,6 +14,7 @@
 //   bench_dist --ranks 1,2,4 [--rows 4e9 --groups 1e7 --left 1e9 --right 1e8 --sort-rows 1e9 --shuffle-rows 5e8]
 //              [--tsv FILE]
 #include "../bench_common.cuh"
+#include "ranks.cuh"
 
 #include <colx/cuda.cuh>
 #include <colx/dist.hpp>
@@ -75,23 +76,6 @@ colx::frame<Schema> generate(std::int64_t total, std::int64_t keys, bool unique,
   return colx::frame<Schema>(colx::column<std::int64_t>(std::move(k)), colx::column<std::int64_t>(std::move(v)));
 }
 
-// The slowest rank's wall time of f(), in ms: barrier, f, device sync, barrier.
-template <class F>
-double timed(dist::communicator& comm, F&& f, int repeat) {
-  std::vector<double> times;
-  for (int i = 0; i <= repeat; ++i) {
-    comm.barrier();
-    auto const t0 = std::chrono::steady_clock::now();
-    f();
-    COLX_CUDA_TRY(cudaDeviceSynchronize());
-    comm.barrier();
-    double const ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (i > 0) { times.push_back(ms); }  // the first run warms up
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
-
 // NCCL's own all-to-all: `bytes` to every peer at once, grouped send/recv, GB/s sent per rank.
 double nccl_all_to_all_gbps(dist::communicator& comm, std::size_t bytes, int repeat) {
   if (comm.size() == 1) { return 0; }
@@ -104,7 +88,7 @@ double nccl_all_to_all_gbps(dist::communicator& comm, std::size_t bytes, int rep
     sends.push_back({p, static_cast<char const*>(send.data()) + bytes * static_cast<std::size_t>(p), bytes});
     recvs.push_back({p, static_cast<char*>(recv.data()) + bytes * static_cast<std::size_t>(p), bytes});
   }
-  double const ms = timed(comm, [&] { comm.exchange(sends, recvs, colx::stream_ref{}); }, repeat);
+  double const ms = colx::bench::slowest_rank_ms(comm, [&] { comm.exchange(sends, recvs, colx::stream_ref{}); }, repeat);
   return static_cast<double>(bytes) * (comm.size() - 1) / ms / 1e6;
 }
 
@@ -117,14 +101,7 @@ struct result_line {
 };
 
 int run_rank(options const& o, int rank, int ranks, std::filesystem::path const& dir, std::vector<result_line>& out) {
-  COLX_CUDA_TRY(cudaSetDevice(rank));
-  std::unique_ptr<dist::communicator> comm;
-  if (ranks == 1) {
-    comm = std::make_unique<dist::self_communicator>(colx::memory_kind::device);
-  } else {
-    comm = std::make_unique<dist::nccl_communicator>(
-        dist::nccl_communicator::from_file(dir / ("nccl-id-" + std::to_string(ranks)), rank, ranks));
-  }
+  auto const comm = colx::bench::join_world(rank, ranks, dir);
   auto& world = *comm;
   auto const note = [&](std::string const& name, double ms, double extra, std::string const& text) {
     if (rank == 0) {
@@ -138,7 +115,7 @@ int run_rank(options const& o, int rank, int ranks, std::filesystem::path const&
     auto const rows = static_cast<std::int64_t>(o.rows);
     dist::dist_frame<kv_schema> const d(world, generate<kv_schema>(rows, static_cast<std::int64_t>(o.groups), false, rank, ranks));
     size_type groups = 0;
-    double const ms = timed(world, [&] {
+    double const ms = colx::bench::slowest_rank_ms(world, [&] {
       auto const g = d | colx::group_by("k"_c) | colx::aggregate(colx::sum("v"_c).as<"s">());
       groups = g.local().num_rows();
     }, o.repeat);
@@ -160,7 +137,7 @@ int run_rank(options const& o, int rank, int ranks, std::filesystem::path const&
       dist::limits().broadcast_rows = broadcast ? right_rows : 0;
       dist::limits().broadcast_share = broadcast ? 1e9 : 0.0;
       size_type matched = 0;
-      double const ms = timed(world, [&] {
+      double const ms = colx::bench::slowest_rank_ms(world, [&] {
         auto const j = l | colx::join(r, colx::on("k"_c), colx::on("rk"_c));
         matched = j.local().num_rows();
       }, o.repeat);
@@ -176,7 +153,7 @@ int run_rank(options const& o, int rank, int ranks, std::filesystem::path const&
     auto const rows = static_cast<std::int64_t>(o.sort_rows);
     dist::dist_frame<kv_schema> const d(world, generate<kv_schema>(rows, std::int64_t{1} << 62, false, rank, ranks));
     size_type largest = 0;
-    double const ms = timed(world, [&] { largest = (d | colx::sort_by("k"_c)).local().num_rows(); }, o.repeat);
+    double const ms = colx::bench::slowest_rank_ms(world, [&] { largest = (d | colx::sort_by("k"_c)).local().num_rows(); }, o.repeat);
     largest = world.all_max(largest);
     if (rank == 0 && ranks > 1) { std::printf("%s", dist::explain(world).c_str()); }
     world.clear_traffic();
@@ -187,7 +164,7 @@ int run_rank(options const& o, int rank, int ranks, std::filesystem::path const&
     auto const rows = static_cast<std::int64_t>(o.shuffle_rows);
     dist::dist_frame<kv_schema> const d(world, generate<kv_schema>(rows, rows, false, rank, ranks));
     world.clear_traffic();
-    double const ms = timed(world, [&] { (void)dist::hash_shuffle(d, "k"_c); }, o.repeat);
+    double const ms = colx::bench::slowest_rank_ms(world, [&] { (void)dist::hash_shuffle(d, "k"_c); }, o.repeat);
     double sent = 0;
     double exchange_ms = 1e30;
     for (auto const& t : world.traffic()) {

@@ -7,6 +7,7 @@
 // answers, which must be the same for every number of GPUs.
 //   bench_dist_tpch --data DIR --ranks 1,2,4 [--repeat 5]     (DIR/lineitem/*.parquet or DIR/lineitem.parquet)
 #include "../bench_common.cuh"
+#include "ranks.cuh"
 
 #include <colx/cuda.cuh>
 #include <colx/dist.hpp>
@@ -54,30 +55,8 @@ std::vector<std::string> lineitem_files(std::string const& dir) {
   return files;
 }
 
-template <class F>
-double median_ms(dist::communicator& comm, F&& f, int repeat) {
-  std::vector<double> times;
-  for (int i = 0; i <= repeat; ++i) {
-    comm.barrier();
-    auto const t0 = std::chrono::steady_clock::now();
-    f();
-    COLX_CUDA_TRY(cudaDeviceSynchronize());
-    comm.barrier();
-    if (i > 0) { times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count()); }
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
-
 int run_rank(std::string const& dir, int repeat, int rank, int ranks, std::filesystem::path const& rendezvous) {
-  COLX_CUDA_TRY(cudaSetDevice(rank));
-  std::unique_ptr<dist::communicator> comm;
-  if (ranks == 1) {
-    comm = std::make_unique<dist::self_communicator>(colx::memory_kind::device);
-  } else {
-    comm = std::make_unique<dist::nccl_communicator>(
-        dist::nccl_communicator::from_file(rendezvous / ("nccl-id-" + std::to_string(ranks)), rank, ranks));
-  }
+  auto const comm = colx::bench::join_world(rank, ranks, rendezvous);
   auto& world = *comm;
   auto const files = lineitem_files(dir);
   auto const t0 = std::chrono::steady_clock::now();
@@ -87,9 +66,9 @@ int run_rank(std::string const& dir, int repeat, int rank, int ranks, std::files
   colx::size_type const rows = lineitem.num_rows();
 
   std::ostringstream answers;
-  double const q1_ms = median_ms(world, [&] { (void)q::q01_of(lineitem); }, repeat);
+  double const q1_ms = colx::bench::slowest_rank_ms(world, [&] { (void)q::q01_of(lineitem); }, repeat);
   auto const q1 = dist::gather(q::q01_of(lineitem));
-  double const q6_ms = median_ms(world, [&] { (void)q::q06_revenue(lineitem); }, repeat);
+  double const q6_ms = colx::bench::slowest_rank_ms(world, [&] { (void)q::q06_revenue(lineitem); }, repeat);
   auto const revenue = q::q06_revenue(lineitem);
   if (rank == 0) {
     answers << q1 << "\nQ6 revenue: " << colx::make_frame(colx::values<"revenue", decltype(revenue.value())>({revenue.value()})) << "\n";

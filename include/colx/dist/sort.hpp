@@ -44,8 +44,8 @@ struct sample_key_fn {
     // Evenly over the rows, repeating rows when there are fewer rows than samples.
     size_type const i = rows / samples * j + rows % samples * j / samples;  // floor(j * rows / samples)
     bool const valid = view.is_valid(i);
-    double const weight = static_cast<double>(rows) / static_cast<double>(samples);
-    out[j] = {valid ? colx::detail::raw_value(stored_value(view, i)) : R{}, weight, 1, static_cast<std::uint8_t>(valid)};
+    out[j] = {valid ? colx::detail::raw_value(stored_value(view, i)) : R{}, static_cast<double>(rows) / static_cast<double>(samples), 1,
+              static_cast<std::uint8_t>(valid)};
   }
 };
 
