@@ -128,10 +128,9 @@ template <class Schema>
                                                                                    std::uint32_t const* destination,
                                                                                    int parts, stream_ref stream = {}) {
   std::vector<size_type> bounds;
-  if (parts == 1 || f.num_rows() == 0) {
+  if (parts == 1 || f.num_rows() == 0) {  // nothing to regroup: every row (if any) to the one part
     bounds.assign(static_cast<std::size_t>(parts) + 1, f.num_rows());
     bounds.front() = 0;
-    if (parts > 1) { std::fill(bounds.begin() + 1, bounds.end(), 0); }
     return {f, bounds};
   }
   if (f.num_rows() < (size_type{1} << 31)) {
