@@ -4,7 +4,7 @@
 // groups) and, on the GPU, the partitioned pass, which a sample would choose only for a table
 // larger than L2 (millions of groups). Each on 0, 1, 1000 and 100,003 rows, with few groups and
 // with about as many groups as rows, packed keys (an int64) and keys compared at rows (a string),
-// a filter in front, and null keys and values.
+// a filter in front, and null keys and values; and again with the rows in runs of one group.
 #include "support/backend.hpp"
 #include "support/rows.hpp"
 
@@ -46,6 +46,25 @@ rows random_rows(std::size_t n, std::uint64_t groups, std::uint64_t seed) {
     r.s.push_back(gen() % 17 == 0 ? std::nullopt : std::optional<std::string>(std::string("key ").append(std::to_string(g))));
     r.v.push_back(gen() % 5 == 0 ? std::nullopt : std::optional<std::int64_t>(static_cast<std::int64_t>(gen() % 201) - 100));
     r.w.push_back(static_cast<std::int32_t>(gen() % 4));
+  }
+  return r;
+}
+
+// Rows in runs of one group, as a file ordered by the key holds them (lineitem by order): runs of
+// 1 to 70 rows (shorter and longer than a warp), a group now and then coming back later, and the
+// nulls, values and filter as random_rows.
+rows rows_in_runs(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 gen(seed);
+  rows r = random_rows(n, 1, seed);
+  std::int64_t group = 0;
+  for (std::size_t i = 0; i < n;) {
+    std::size_t const run = 1 + gen() % 70;
+    std::int64_t const g = gen() % 9 == 0 ? static_cast<std::int64_t>(gen() % static_cast<std::uint64_t>(group + 1)) : ++group;
+    for (std::size_t j = i; j < std::min(n, i + run); ++j) {
+      if (r.k[j]) { r.k[j] = g * 7919 - 500; }
+      if (r.s[j]) { r.s[j] = std::string("key ").append(std::to_string(g)); }
+    }
+    i += run;
   }
   return r;
 }
@@ -104,27 +123,60 @@ auto group(colx::frame<S> const& f, Key const& key) {
                          colx::min("v"_c).as<"min">(), colx::max("v"_c).as<"max">(), colx::nunique("v"_c).as<"distinct">());
 }
 
+colx::frame<S> frame_of(rows const& r) {
+  auto const mr = colx::test::backend_resource();
+  return colx::frame<S>(colx::make_column<std::int64_t>(r.k, {}, mr), colx::make_strings_column(r.s, colx::type_id::int32, {}, mr),
+                        colx::make_column<std::int64_t>(r.v, {}, mr), colx::make_column<std::int32_t>(r.w, {}, mr));
+}
+
+// The group-by of r's rows by k and by s on every path, against the reference; then also(f) on
+// each path.
+template <class Also>
+void check_every_path(rows const& r, Also const& also) {
+  auto const f = frame_of(r);
+  auto const by_k = reference(r, r.k);
+  auto const by_s = reference(r, r.s);
+  for (auto const path : {group_by_path::by_sample, group_by_path::private_caches, group_by_path::few_groups,
+                          group_by_path::many_groups, group_by_path::partitioned}) {
+    CAPTURE(static_cast<int>(path));
+    forced_path const force(path);
+    auto const got_k = colx::test::sorted_rows_of(group(f, "k"_c));
+    CHECK(got_k == expected_rows<std::remove_cvref_t<decltype(got_k)>>(by_k));
+    auto const got_s = colx::test::sorted_rows_of(group(f, "s"_c));
+    CHECK(got_s == expected_rows<std::remove_cvref_t<decltype(got_s)>>(by_s));
+    also(f);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("group_by: every path of the pass, forced at small sizes", "[frame]") {
-  auto const mr = colx::test::backend_resource();
   for (std::size_t const n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}, std::size_t{100'003}}) {
     for (std::uint64_t const groups : {std::uint64_t{5}, static_cast<std::uint64_t>(n) + 1}) {
       CAPTURE(n, groups);
-      auto const r = random_rows(n, groups, n * 31 + groups);
-      colx::frame<S> const f(colx::make_column<std::int64_t>(r.k, {}, mr), colx::make_strings_column(r.s, colx::type_id::int32, {}, mr),
-                             colx::make_column<std::int64_t>(r.v, {}, mr), colx::make_column<std::int32_t>(r.w, {}, mr));
-      auto const by_k = reference(r, r.k);
-      auto const by_s = reference(r, r.s);
-      for (auto const path : {group_by_path::by_sample, group_by_path::private_caches, group_by_path::few_groups,
-                              group_by_path::many_groups, group_by_path::partitioned}) {
-        CAPTURE(static_cast<int>(path));
-        forced_path const force(path);
-        auto const got_k = colx::test::sorted_rows_of(group(f, "k"_c));
-        CHECK(got_k == expected_rows<std::remove_cvref_t<decltype(got_k)>>(by_k));
-        auto const got_s = colx::test::sorted_rows_of(group(f, "s"_c));
-        CHECK(got_s == expected_rows<std::remove_cvref_t<decltype(got_s)>>(by_s));
-      }
+      check_every_path(random_rows(n, groups, n * 31 + groups), [](colx::frame<S> const&) {});
     }
+  }
+}
+
+// The GPU's partitioned pass folds a warp's runs of one group (consecutive records of a
+// partition) into the run's first lane before they reach the table (gpu/warp_runs.cuh): runs
+// within a warp, across warps, broken by a null key or a filtered row, nunique (whose add inserts
+// into a set: only the lane that adds a row may insert it), and first() (which reads rows, so the
+// fold's order matters), on every path.
+TEST_CASE("group_by: rows in runs of one group, every path", "[frame]") {
+  for (std::size_t const n : {std::size_t{1}, std::size_t{31}, std::size_t{33}, std::size_t{1000}, std::size_t{100'003}}) {
+    CAPTURE(n);
+    auto const r = rows_in_runs(n, n + 7);
+    std::vector<std::tuple<std::optional<std::int64_t>, std::optional<std::int32_t>>> want;  // w of each group's first kept row
+    std::map<std::optional<std::int64_t>, std::int32_t> first_w;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (r.w[i] != 0) { first_w.emplace(r.k[i], r.w[i]); }
+    }
+    for (auto const& [key, w] : first_w) { want.emplace_back(key, w); }
+    check_every_path(r, [&](colx::frame<S> const& f) {
+      CHECK(colx::test::sorted_rows_of(f | colx::filter("w"_c != 0) | colx::group_by("k"_c) |
+                                       colx::aggregate(colx::first("w"_c).as<"first">())) == want);
+    });
   }
 }

@@ -474,3 +474,24 @@ TEST_CASE("sort: a lone integer column, keys only when it has no nulls", "[frame
     CHECK(mr.outstanding_bytes() == 0);
   }
 }
+
+// From 65,536 rows the radix sort takes only the bits in which the packed keys differ
+// (exec/varying_bits.hpp): keys of a few values in wide words, a key every row has alike (the
+// input's order is kept), small negative numbers, and several keys with every direction.
+TEST_CASE("sort: keys that differ in a few bits, past the size that narrows the radix sort", "[frame]") {
+  std::size_t const n = 100'003;
+  auto const r = random_mixed(n, 5);
+  auto const f = make_mixed(r);
+  std::vector<std::int32_t> identity(n);
+  std::iota(identity.begin(), identity.end(), 0);
+  check_mixed(f | colx::sort_by("i"_c * 0 + 5), r, identity);
+  check_mixed(f | colx::sort_by("c"_c), r, reference_order(n, {by(r.c, spec{})}));
+  check_mixed(f | colx::sort_by("i"_c), r, reference_order(n, {by(r.i, spec{})}));
+  for (spec const s : all_specs) {
+    CAPTURE(s.descending, s.nulls_first);
+    check_mixed(f | colx::sort_by(make_key("l"_c, s)), r, reference_order(n, {by(r.l, s)}));
+    check_mixed(f | colx::sort_by(make_key("b"_c, s), make_key("a"_c, s), make_key("c"_c, s)), r,
+                reference_order(n, {by(r.b, s), by(r.a, s), by(r.c, s)}));
+    check_mixed(f | colx::sort_by(make_key("x"_c, s), make_key("i"_c, s)), r, reference_order(n, {by(r.x, s), by(r.i, s)}));
+  }
+}

@@ -126,19 +126,28 @@ COLX_HOST_DEVICE void atomic_and(T* address, T value) {
 #endif
 }
 
-// *address = min(*address, value) for 64-bit signed integers (row numbers).
-COLX_HOST_DEVICE inline void atomic_min(std::int64_t* address, std::int64_t value) {
+// *address = min (max) of itself and value, for 32- and 64-bit integers: one reduction the
+// memory performs, where atomic_update reads the word and then swaps it.
+template <class T>
+concept atomic_integer = std::is_integral_v<T> && !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8);
+template <atomic_integer T>
+using atomic_integer_t = std::conditional_t<sizeof(T) == 4, std::conditional_t<std::is_signed_v<T>, int, unsigned int>,
+                                            std::conditional_t<std::is_signed_v<T>, long long, unsigned long long>>;
+
+template <atomic_integer T>
+COLX_HOST_DEVICE void atomic_min(T* address, T value) {
 #if COLX_IN_DEVICE_CODE
-  atomicMin(reinterpret_cast<long long*>(address), static_cast<long long>(value));
+  atomicMin(reinterpret_cast<atomic_integer_t<T>*>(address), static_cast<atomic_integer_t<T>>(value));
 #else
-  atomic_update(address, value, [](std::int64_t a, std::int64_t b) { return b < a ? b : a; });
+  atomic_update(address, value, [](T a, T b) { return b < a ? b : a; });
 #endif
 }
-COLX_HOST_DEVICE inline void atomic_max(std::int64_t* address, std::int64_t value) {
+template <atomic_integer T>
+COLX_HOST_DEVICE void atomic_max(T* address, T value) {
 #if COLX_IN_DEVICE_CODE
-  atomicMax(reinterpret_cast<long long*>(address), static_cast<long long>(value));
+  atomicMax(reinterpret_cast<atomic_integer_t<T>*>(address), static_cast<atomic_integer_t<T>>(value));
 #else
-  atomic_update(address, value, [](std::int64_t a, std::int64_t b) { return b > a ? b : a; });
+  atomic_update(address, value, [](T a, T b) { return b > a ? b : a; });
 #endif
 }
 

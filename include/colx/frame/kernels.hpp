@@ -6,6 +6,7 @@
 #include <colx/column/column_device_view.hpp>
 #include <colx/core/tuple.hpp>
 #include <colx/expr/aggregate.hpp>
+#include <colx/expr/filter_stages.hpp>
 
 #include <array>
 #include <type_traits>
@@ -50,6 +51,14 @@ struct accumulate_fn {
     if (!(p.valid && static_cast<bool>(p.value))) { return; }
     add(s, i, std::index_sequence_for<Aggs...>{});
   }
+  // The filter in stages (expr/filter_stages.hpp), for the GPU's reduction, which tests several rows
+  // stage by stage and adds those that passed them all with add_kept. No filter, no stages.
+  static constexpr int filter_stages = std::is_same_v<Pred, expr::row_marker> ? 0 : expr::stage_count_v<Pred>;
+  template <int K>
+  COLX_HOST_DEVICE bool passes(size_type i) const {
+    return expr::detail::stage_at<K>(expr::stages_of(pred))(in, i);
+  }
+  COLX_HOST_DEVICE void add_kept(state& s, size_type i) const { add(s, i, std::index_sequence_for<Aggs...>{}); }
 
  private:
   template <std::size_t... K>

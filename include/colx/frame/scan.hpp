@@ -111,7 +111,7 @@ rows_by_group group_rows(Frame const& f, std::tuple<Keys...> const& unbound_keys
   on_backend(f.kind(), stream, [&](auto const& exec) {
     exec.for_each_n(slots_in_table, init_table_fn<fn_t>{fn});
     exec.for_each_n(n, group_slot_fn<fn_t>{fn, slots.data(), rows.data(), result.no_group});
-    sort_pairs(exec, n, slots.data(), result.slots.data(), rows.data(), result.order.data(), bits);
+    sort_pairs(exec, n, slots.data(), result.slots.data(), rows.data(), result.order.data(), 0, bits);
   });
   return result;
 }

@@ -7,6 +7,7 @@
 // every column in one kernel.
 #include <colx/exec/row_keys.hpp>
 #include <colx/exec/sort.hpp>
+#include <colx/exec/varying_bits.hpp>
 #include <colx/frame/gather.hpp>
 #include <colx/frame/sort_dictionary.hpp>
 #include <colx/frame/stage.hpp>
@@ -167,6 +168,8 @@ __extension__ using uint128_word = unsigned __int128;
 template <int Bits>
 using packed_word_t = std::conditional_t<(Bits <= 32), std::uint32_t, std::conditional_t<(Bits <= 64), std::uint64_t, uint128_word>>;
 
+inline constexpr size_type radix_narrowing_rows = size_type{1} << 16;
+
 // The stable sorted order of f's rows under the (bound) keys, as int32 row numbers.
 template <class Frame, class... Keys>
 uvector<std::int32_t> sorted_rows(Frame const& f, tuple<Keys...> const& keys, stream_ref stream) {
@@ -191,7 +194,15 @@ uvector<std::int32_t> sorted_rows(Frame const& f, tuple<Keys...> const& keys, st
         uvector<word> sorted(n, stream, mr);
         uvector<std::int32_t> rows(n, stream, mr);
         exec.for_each_n(n, pack_keys_fn<inputs, word, Keys...>{f.inputs(), keys, packed.data(), rows.data()});
-        sort_pairs(exec, n, packed.data(), sorted.data(), rows.data(), order.data(), bits);
+        // Only the bits in which the keys differ are sorted by (exec/varying_bits.hpp); for a few
+        // rows the pass that finds them costs more than the radix passes it saves.
+        bit_range range{0, bits};
+        if (n >= radix_narrowing_rows) { range = varying_bits(exec, n, packed.data()); }
+        if (range.begin == range.end) {
+          order = std::move(rows);  // every key alike: the stable order is the input's
+          return;
+        }
+        sort_pairs(exec, n, packed.data(), sorted.data(), rows.data(), order.data(), range.begin, range.end);
       } else {
         exec.for_each_n(n, iota_fn{order.data()});
         sort_by_comparator(exec, order.data(), n, row_less_fn<inputs, Keys...>{f.inputs(), keys});

@@ -38,19 +38,54 @@ __global__ void strided_kernel(size_type n, F f) {
   f(static_cast<size_type>(blockIdx.x) * blockDim.x + threadIdx.x, n, step);
 }
 
+// The stages of a fold's filter (frame/kernels.hpp's accumulate_fn); 0 for other folds.
+template <class Acc>
+inline constexpr int filter_stages_v = [] {
+  if constexpr (requires { Acc::filter_stages; }) {
+    return Acc::filter_stages;
+  } else {
+    return 0;
+  }
+}();
+
 // Folds a block's rows into one state: each thread takes rows i, i + stride, ... in order (four
 // at a time, so their loads are in flight together), then cub::BlockReduce merges the threads'
-// states in a fixed tree. With a grid fixed per device, results repeat exactly run to run.
+// states in a fixed tree. With a grid fixed per device, results repeat exactly run to run. A
+// filtered fold takes eight rows at a time through its filter's stages (expr/filter_stages.hpp), each
+// stage for all eight before the next, then adds those that passed: each stage's loads are in
+// flight together, where the filter's short circuit made each row's loads wait on the branches
+// of the row before.
 template <int Block, class State, class Acc, class Merge>
 __global__ void __launch_bounds__(Block) reduce_rows_kernel(size_type n, State init, Acc acc, Merge merge, State* partials) {
   State s = init;
   size_type const stride = static_cast<size_type>(gridDim.x) * Block;
   size_type i = static_cast<size_type>(blockIdx.x) * Block + threadIdx.x;
-  for (; i + 3 * stride < n; i += 4 * stride) {
-    acc(s, i);
-    acc(s, i + stride);
-    acc(s, i + 2 * stride);
-    acc(s, i + 3 * stride);
+  if constexpr (filter_stages_v<Acc> > 0) {
+    constexpr int ahead = 8;
+    for (; i + (ahead - 1) * stride < n; i += ahead * stride) {
+      bool pass[ahead];
+      COLX_UNROLL
+      for (int u = 0; u < ahead; ++u) { pass[u] = acc.template passes<0>(i + u * stride); }
+      [&]<int... K>(std::integer_sequence<int, K...>) {
+        ((void)[&] {
+          COLX_UNROLL
+          for (int u = 0; u < ahead; ++u) {
+            if (pass[u]) { pass[u] = acc.template passes<K + 1>(i + u * stride); }
+          }
+        }(), ...);
+      }(std::make_integer_sequence<int, filter_stages_v<Acc> - 1>{});
+      COLX_UNROLL
+      for (int u = 0; u < ahead; ++u) {
+        if (pass[u]) { acc.add_kept(s, i + u * stride); }
+      }
+    }
+  } else {
+    for (; i + 3 * stride < n; i += 4 * stride) {
+      acc(s, i);
+      acc(s, i + stride);
+      acc(s, i + 2 * stride);
+      acc(s, i + 3 * stride);
+    }
   }
   for (; i < n; i += stride) { acc(s, i); }
   using block_reduce = cub::BlockReduce<State, Block>;

@@ -83,16 +83,16 @@ void with_temporary_storage(executor const& exec, Call const& call) {
 
 }  // namespace detail
 
-// CUB's radix sort of (key, value) pairs, stable, keys ascending over bits [0, end_bit). Keys of
-// a signed or floating type are ordered by value (CUB flips their bits). Ascending only: a
-// descending direction costs a second set of kernels in every program that sorts, and the
-// callers' packed keys carry it in their bits.
+// CUB's radix sort of (key, value) pairs, stable, keys ascending over bits [begin_bit, end_bit)
+// (the callers' keys agree outside them). Keys of a signed or floating type are ordered by value
+// (CUB flips their bits). Ascending only: a descending direction costs a second set of kernels in
+// every program that sorts, and the callers' packed keys carry it in their bits.
 template <class K, class V>
 void sort_pairs(executor const& exec, size_type n, K const* keys_in, K* keys_out, V const* values_in, V* values_out,
-                int end_bit) {
+                int begin_bit, int end_bit) {
   if (n <= 0) { return; }
   detail::with_temporary_storage(exec, [&](void* temp, std::size_t& bytes) {
-    return cub::DeviceRadixSort::SortPairs(temp, bytes, keys_in, keys_out, values_in, values_out, n, 0, end_bit,
+    return cub::DeviceRadixSort::SortPairs(temp, bytes, keys_in, keys_out, values_in, values_out, n, begin_bit, end_bit,
                                            exec.stream.value());
   });
 }

@@ -12,9 +12,10 @@
 namespace colx::host {
 
 // Stable sort of (key, value) pairs by key, ascending (the radix sort's contract; keys are
-// unsigned encodings or integers, so < is a strict weak order).
+// unsigned encodings or integers, so < is a strict weak order). The keys agree outside the bit
+// range given, so whole keys compare as the radix sort's bits would.
 template <class K, class V>
-void sort_pairs(executor const&, size_type n, K const* keys_in, K* keys_out, V const* values_in, V* values_out, int) {
+void sort_pairs(executor const&, size_type n, K const* keys_in, K* keys_out, V const* values_in, V* values_out, int, int) {
   std::vector<std::pair<K, V>> pairs(static_cast<std::size_t>(n));
   for (size_type i = 0; i < n; ++i) { pairs[static_cast<std::size_t>(i)] = {keys_in[i], values_in[i]}; }
   std::stable_sort(pairs.begin(), pairs.end(), [](auto const& a, auto const& b) { return a.first < b.first; });

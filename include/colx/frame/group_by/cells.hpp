@@ -225,7 +225,15 @@ struct group_cell<expr::kinds::extremum<IsMin>, T, Nullable> {
   template <class Ctx>
   static COLX_HOST_DEVICE void merge(type* dst, type const& src, size_type, Ctx const&) {
     if (src.any == 0u) { return; }
-    atomic_update(&dst->value, src.value, [](word held, word v) { return pick(held, v); });
+    if constexpr (atomic_integer<T>) {  // (integers of 4 or 8 bytes: word is T, ordered as T)
+      if constexpr (IsMin) {
+        atomic_min(&dst->value, src.value);
+      } else {
+        atomic_max(&dst->value, src.value);
+      }
+    } else {
+      atomic_update(&dst->value, src.value, [](word held, word v) { return pick(held, v); });
+    }
     atomic_or(&dst->any, 1u);
   }
   template <class Ctx>

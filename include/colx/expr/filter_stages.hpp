@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// A filter as stages: its AND chain cut into conjuncts, consecutive conjuncts over one same
+// column taken together, e.g. `d >= lo && d < hi && x < 24` as [d >= lo && d < hi], [x < 24].
+// A row is kept when it passes every stage. A kernel that tests several rows stage by stage (each
+// stage of all its rows before the next stage of any) has those rows' loads of a column in flight
+// together, and still reads a column only for rows that passed the stages before; the filter's
+// short circuit, row by row, made each row's loads wait on the branches of the row before (TPC-H
+// Q6's reduction ran so at a third of the memory's bandwidth).
+#include <colx/expr/nodes.hpp>
+
+#include <type_traits>
+
+namespace colx::expr {
+namespace detail {
+
+inline constexpr int reads_no_column = -1;     // a constant
+inline constexpr int reads_many_columns = -2;  // several columns, or a node this does not know
+
+constexpr int join_columns(int a, int b) {
+  if (a == reads_no_column) { return b; }
+  if (b == reads_no_column || a == b) { return a; }
+  return reads_many_columns;
+}
+
+// The one column position an expression reads (reads_no_column, reads_many_columns otherwise).
+template <class E>
+inline constexpr int sole_column_v = [] {
+  if constexpr (is_bound_column<E>) {
+    return static_cast<int>(E::position);
+  } else {
+    return reads_many_columns;
+  }
+}();
+template <class T>
+inline constexpr int sole_column_v<literal<T>> = reads_no_column;
+template <std::size_t N>
+inline constexpr int sole_column_v<string_literal<N>> = reads_no_column;
+template <class Op, class A>
+inline constexpr int sole_column_v<unary<Op, A>> = sole_column_v<A>;
+template <class A>
+inline constexpr int sole_column_v<logical_not<A>> = sole_column_v<A>;
+template <bool WantNull, class A>
+inline constexpr int sole_column_v<null_test<WantNull, A>> = sole_column_v<A>;
+template <bool IsAnd, class A, class B>
+inline constexpr int sole_column_v<kleene<IsAnd, A, B>> = join_columns(sole_column_v<A>, sole_column_v<B>);
+template <class Op, class A, class B>
+inline constexpr int sole_column_v<binary<Op, A, B>> = join_columns(sole_column_v<A>, sole_column_v<B>);
+template <class Op, class A, class B, class C>
+inline constexpr int sole_column_v<ternary<Op, A, B, C>> =
+    join_columns(join_columns(sole_column_v<A>, sole_column_v<B>), sole_column_v<C>);
+
+template <class E>
+inline constexpr bool is_and = false;
+template <class A, class B>
+inline constexpr bool is_and<kleene<true, A, B>> = true;
+
+// A stage: one conjunct (valid and true), or two stages over one column, both evaluated (the
+// column loaded once).
+template <class E>
+struct stage_one {
+  static constexpr int column = sole_column_v<E>;
+  E e;
+  template <class Inputs>
+  [[nodiscard]] COLX_HOST_DEVICE bool operator()(Inputs const& in, size_type i) const {
+    auto const r = e(in, i);
+    return r.valid && static_cast<bool>(r.value);
+  }
+};
+template <class A, class B>
+struct stage_both {
+  static constexpr int column = A::column;
+  A a;
+  B b;
+  template <class Inputs>
+  [[nodiscard]] COLX_HOST_DEVICE bool operator()(Inputs const& in, size_type i) const {
+    return a(in, i) & b(in, i);
+  }
+};
+
+// The stages, first to last, as a list.
+struct stage_end {};
+template <class First, class Rest>
+struct stage_list {
+  First first;
+  Rest rest;
+};
+
+template <class First, class Rest>
+constexpr COLX_HOST_DEVICE auto make_list(First const& f, Rest const& r) {
+  return stage_list<First, Rest>{f, r};
+}
+template <class L>
+constexpr COLX_HOST_DEVICE auto append(stage_end, L const& tail) {
+  return tail;
+}
+template <class First, class Rest, class L>
+constexpr COLX_HOST_DEVICE auto append(stage_list<First, Rest> const& l, L const& tail) {
+  return make_list(l.first, append(l.rest, tail));
+}
+
+// Each conjunct of the AND chain e as a stage of its own, in order.
+template <class E>
+constexpr COLX_HOST_DEVICE auto conjuncts(E const& e) {
+  if constexpr (is_and<E>) {
+    return append(conjuncts(e.a), conjuncts(e.b));
+  } else {
+    return make_list(stage_one<E>{e}, stage_end{});
+  }
+}
+
+// Consecutive stages over one same column made one.
+constexpr COLX_HOST_DEVICE stage_end merge_columns(stage_end) { return {}; }
+template <class First, class Rest>
+constexpr COLX_HOST_DEVICE auto merge_columns(stage_list<First, Rest> const& l) {
+  if constexpr (std::is_same_v<Rest, stage_end>) {
+    return l;
+  } else if constexpr (First::column >= 0 && First::column == decltype(l.rest.first)::column) {
+    using both = stage_both<First, std::remove_cvref_t<decltype(l.rest.first)>>;
+    return merge_columns(make_list(both{l.first, l.rest.first}, l.rest.rest));
+  } else {
+    return make_list(l.first, merge_columns(l.rest));
+  }
+}
+
+template <class L>
+inline constexpr int list_size = 0;
+template <class First, class Rest>
+inline constexpr int list_size<stage_list<First, Rest>> = 1 + list_size<Rest>;
+
+template <int K, class First, class Rest>
+constexpr COLX_HOST_DEVICE auto const& stage_at(stage_list<First, Rest> const& l) {
+  if constexpr (K == 0) {
+    return l.first;
+  } else {
+    return stage_at<K - 1>(l.rest);
+  }
+}
+
+}  // namespace detail
+
+// The stages of a bound predicate: stages_of(pred) is a list whose stage K is
+// detail::stage_at<K>(list)(inputs, i); a row passes pred exactly when it passes every stage.
+template <class Pred>
+[[nodiscard]] constexpr COLX_HOST_DEVICE auto stages_of(Pred const& pred) {
+  return detail::merge_columns(detail::conjuncts(pred));
+}
+template <class Pred>
+inline constexpr int stage_count_v = detail::list_size<decltype(stages_of(std::declval<Pred const&>()))>;
+
+}  // namespace colx::expr
