@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: Apache-2.0
-// TPC-H Q1 and Q6 over lineitem split across GPUs: the queries' own code (q01_of, q06_revenue in
+// TPC-H Q1 and Q6 over lineitem split across GPUs: the queries' own code (q01_over, q06_revenue in
 // colx/tpch/queries) run over a dist_frame, one process per GPU over NCCL (one GPU: a world of
 // one). Each rank reads its share of the Parquet files (file i on rank i % ranks: write them with
 // `tpchgen-cli parquet -s SF --tables lineitem --parts N`), then each query runs --repeat times
@@ -66,8 +66,8 @@ int run_rank(std::string const& dir, int repeat, int rank, int ranks, std::files
   colx::size_type const rows = lineitem.num_rows();
 
   std::ostringstream answers;
-  double const q1_ms = colx::bench::slowest_rank_ms(world, [&] { (void)q::q01_of(lineitem); }, repeat);
-  auto const q1 = dist::gather(q::q01_of(lineitem));
+  double const q1_ms = colx::bench::slowest_rank_ms(world, [&] { (void)q::q01_over(lineitem); }, repeat);
+  auto const q1 = dist::gather(q::q01_over(lineitem));
   double const q6_ms = colx::bench::slowest_rank_ms(world, [&] { (void)q::q06_revenue(lineitem); }, repeat);
   auto const revenue = q::q06_revenue(lineitem);
   if (rank == 0) {

@@ -9,6 +9,8 @@
 #include <colx/io/csv.hpp>
 #include <colx/tpch/queries/run.hpp>
 
+#include "runner_options.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -31,6 +33,8 @@
 namespace {
 
 using colx::tpch::queries::database;
+using colx::tpch::runner::option;
+using colx::tpch::runner::parse_queries;
 using query_fn = colx::tpch::queries::query_answer (*)(database const&);
 
 std::map<int, query_fn> const& all_queries() {
@@ -40,29 +44,6 @@ std::map<int, query_fn> const& all_queries() {
 #undef COLX_TPCH_QUERY
   };
   return queries;
-}
-
-// "1-22", "1,3,6" or "2-5,9".
-std::vector<int> parse_queries(std::string const& text) {
-  std::vector<int> out;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    std::size_t const comma = std::min(text.find(',', at), text.size());
-    std::string const part = text.substr(at, comma - at);
-    std::size_t const dash = part.find('-');
-    int const first = std::stoi(part.substr(0, dash));
-    int const last = dash == std::string::npos ? first : std::stoi(part.substr(dash + 1));
-    for (int q = first; q <= last; ++q) { out.push_back(q); }
-    at = comma + 1;
-  }
-  return out;
-}
-
-std::string option(int argc, char** argv, std::string const& name, std::string const& otherwise) {
-  for (int i = 1; i + 1 < argc; ++i) {
-    if (argv[i] == name) { return argv[i + 1]; }
-  }
-  return otherwise;
 }
 
 // The bytes of the eight tables' files, as read whole by load_database.

@@ -14,3 +14,4 @@
 #include <colx/dist/self_communicator.hpp>
 #include <colx/dist/shuffle.hpp>
 #include <colx/dist/sort.hpp>
+#include <colx/dist/top_k.hpp>

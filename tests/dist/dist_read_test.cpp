@@ -146,11 +146,11 @@ TEST_CASE("TPC-H Q1 and Q6 over a split lineitem give the one-process answers", 
       colx::encode<std::uint8_t>(colx::make_strings_column(status, colx::type_id::int32, {}, mr)),
       colx::make_column<colx::date32>(shipdate, {}, mr));
   auto const d = dist::scatter(world, f);
-  auto const q1 = dist::gather(q::q01_of(d));
+  auto const q1 = dist::gather(q::q01_over(d));
   auto const revenue = q::q06_revenue(d);
   CHECK(revenue.value() == q::q06_revenue(f).value());
   if (world.rank() == 0) {
-    auto const expected = q::q01_of(f);
+    auto const expected = q::q01_over(f);
     REQUIRE(q1.num_rows() == expected.num_rows());
     CHECK(colx::to_strings(colx::decode(q1["l_returnflag"_c]).view()) ==
           colx::to_strings(colx::decode(expected["l_returnflag"_c]).view()));

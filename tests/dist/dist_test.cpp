@@ -284,6 +284,28 @@ TEST_CASE("a distributed sort gathers to the one-process sort", "[dist]") {
   }
 }
 
+TEST_CASE("a distributed top_k gathers to the one-process top_k", "[dist]") {
+  auto& world = colx::test::world();
+  for (size_type n : {size_type{0}, size_type{1}, size_type{300}, size_type{20011}}) {
+    auto const f = make_rows(n, 5000, n > 1000);
+    auto const d = dist::scatter(world, f);
+    for (size_type k : {size_type{0}, size_type{1}, size_type{10}, n + 5}) {
+      CAPTURE(n, k);
+      auto const top = dist::top_k(d, k, colx::desc("g"_c).nulls_first(), "s"_c);
+      auto const all = dist::gather(top);
+      if (world.rank() == 0) {
+        auto const expected = colx::top_k(f, k, colx::desc("g"_c).nulls_first(), "s"_c);
+        CHECK(colx::test::read(all["g"_c]) == colx::test::read(expected["g"_c]));
+        CHECK(colx::test::read(all["s"_c]) == colx::test::read(expected["s"_c]));
+        CHECK(colx::test::read(all["k"_c]) == colx::test::read(expected["k"_c]));
+      } else {
+        CHECK(top.local().num_rows() == 0);
+      }
+    }
+  }
+  CHECK_THROWS_AS(dist::top_k(dist::scatter(world, make_rows(3, 5, false)), -1, "k"_c), colx::logic_error);
+}
+
 TEST_CASE("a distributed reduce gives every rank the one-process answer", "[dist]") {
   auto& world = colx::test::world();
   for (size_type n : {size_type{0}, size_type{1}, size_type{10007}}) {

@@ -6,9 +6,11 @@
 // When every aggregation can be merged from partial results (sum, count, min, max, any, all, and
 // a mean of numbers or decimals as a sum and a count), each rank first aggregates its own rows
 // (the fused one-pass group-by), and only the partial groups move: a hash shuffle of them by key,
-// then a merge (sum of sums, sum of counts, min of mins, ...; a mean's sum over its count). When the partial groups are few in all (limits().few_groups_rows), they go to rank 0 and are
-// merged there without a shuffle; the result is then rank 0's alone. Any other aggregation
-// (var, nunique, first, ...) shuffles the rows themselves by key and aggregates once.
+// then a merge (sum of sums, sum of counts, min of mins, ...; a mean's sum over its count). Keys
+// may then be named expressions (year("d"_c).as<"y">()): the partials hold them as columns. When
+// the partial groups are few in all (limits().few_groups_rows), they go to rank 0 and are merged
+// there without a shuffle; the result is then rank 0's alone. Any other aggregation (var,
+// nunique, first, ...) shuffles the rows themselves by key (columns) and aggregates once.
 #include <colx/dist/kinds.hpp>
 #include <colx/dist/limits.hpp>
 #include <colx/dist/shuffle.hpp>
@@ -26,8 +28,8 @@ struct dist_grouped {
 
 template <dist_source Source, class... Keys>
 [[nodiscard]] dist_grouped<Source, Keys...> operator|(Source const& d, group_by_stage<Keys...> const& stage) {
-  static_assert((expr::column_ref<Keys> && ...),
-                "colx::dist: group_by keys are columns (\"k\"_c); add computed keys with with_columns first");
+  static_assert((named<Keys> && ...), "colx::dist: group_by keys are columns (\"k\"_c) or named expressions "
+                                      "(year(\"d\"_c).as<\"y\">())");
   return {d, stage};
 }
 
@@ -181,6 +183,9 @@ template <class Source, class... Keys, class... Named>
                             std::tuple(detail::key_column<Keys>()...))
                      .local());
   } else {
+    static_assert((expr::column_ref<Keys> && ...),
+                  "colx::dist: an aggregation that does not merge from partials (var, nunique, first, ...) shuffles the "
+                  "rows by their keys, which must then be columns: add computed keys with with_columns first");
     auto const rows = [&] {
       if constexpr (detail::is_dist_frame<Source>) {
         return g.source;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Distributed join: `left | join<How>(right, on("k"_c), ...)` with both sides dist_frames.
+// Distributed join: `left | join<How>(right, on("k"_c), ...)` with both sides distributed (a
+// dist_frame, or a filtered one, which is collected first).
 //
 // When the right side is small, in all or beside the left (dist/limits.hpp), and the join keeps
 // no unmatched right rows (inner, left, semi, anti), every rank gets the whole right side and
@@ -35,6 +36,13 @@ template <class Schema, join_kind How, class RightSchema, class... L, class... R
   auto const l = hash_shuffle(left, L{}...);
   auto const r = hash_shuffle(j.right, R{}...);
   return join_local(l.local(), r.local());
+}
+
+// A filtered right side (a dist_lazy) is collected on each rank first.
+template <class Schema, join_kind How, class Local, class LeftKeys, class RightKeys, class Suffixes>
+[[nodiscard]] auto operator|(dist_frame<Schema> const& left, join_stage<How, dist_lazy<Local>, LeftKeys, RightKeys, Suffixes> const& j) {
+  auto const right = j.right.collect();
+  return left | join_stage<How, std::remove_cvref_t<decltype(right)>, LeftKeys, RightKeys, Suffixes>{right, j.options};
 }
 
 }  // namespace colx::dist

@@ -25,7 +25,7 @@ using namespace colx::literals;
 
 // Over any lineitem rows: a frame, or a dist::dist_frame split over ranks (bench/dist/dist_tpch.cu).
 template <class Lineitem>
-[[nodiscard]] auto q01_of(Lineitem const& lineitem) {
+[[nodiscard]] auto q01_over(Lineitem const& lineitem) {
   auto const disc_price = "l_extendedprice"_c * (1 - "l_discount"_c);
   return lineitem | filter("l_shipdate"_c <= date(1998, 9, 2)) | group_by("l_returnflag"_c, "l_linestatus"_c) |
          aggregate(sum("l_quantity"_c).as<"sum_qty">(), sum("l_extendedprice"_c).as<"sum_base_price">(),
@@ -35,6 +35,11 @@ template <class Lineitem>
          sort_by("l_returnflag"_c, "l_linestatus"_c);
 }
 
-[[nodiscard]] inline auto q01(database const& db) { return q01_of(db.lineitem); }
+// Over any tables: a database of frames, or of dist::dist_frames (dist_tables.hpp).
+template <class Tables>
+[[nodiscard]] auto q01_of(Tables const& db) {
+  return q01_over(db.lineitem);
+}
+[[nodiscard]] inline auto q01(database const& db) { return q01_of(db); }
 
 }  // namespace colx::tpch::queries

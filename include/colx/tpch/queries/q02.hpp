@@ -30,7 +30,9 @@ namespace colx::tpch::queries {
 
 using namespace colx::literals;
 
-[[nodiscard]] inline auto q02(database const& db) {
+// Over any tables: a database of frames, or of dist::dist_frames (dist_tables.hpp).
+template <class Tables>
+[[nodiscard]] auto q02_of(Tables const& db) {
   auto const europe = db.nation | join<join_kind::semi>(db.region | filter("r_name"_c == "EUROPE"), on("n_regionkey"_c), on("r_regionkey"_c)) |
                       select("n_nationkey"_c, "n_name"_c);
   auto const suppliers = db.supplier | join(europe, on("s_nationkey"_c), on("n_nationkey"_c));
@@ -42,5 +44,7 @@ using namespace colx::literals;
   return top_k(best, 100, desc("s_acctbal"_c), "n_name"_c, "s_name"_c, "p_partkey"_c) |
          select("s_acctbal"_c, "s_name"_c, "n_name"_c, "p_partkey"_c, "p_mfgr"_c, "s_address"_c, "s_phone"_c, "s_comment"_c);
 }
+
+[[nodiscard]] inline auto q02(database const& db) { return q02_of(db); }
 
 }  // namespace colx::tpch::queries

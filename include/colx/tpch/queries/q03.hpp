@@ -25,7 +25,9 @@ namespace colx::tpch::queries {
 
 using namespace colx::literals;
 
-[[nodiscard]] inline auto q03(database const& db) {
+// Over any tables: a database of frames, or of dist::dist_frames (dist_tables.hpp).
+template <class Tables>
+[[nodiscard]] auto q03_of(Tables const& db) {
   auto const open_orders = db.orders | filter("o_orderdate"_c < date(1995, 3, 15)) |
                            join<join_kind::semi>(db.customer | filter("c_mktsegment"_c == "BUILDING"), on("o_custkey"_c), on("c_custkey"_c)) |
                            select("o_orderkey"_c, "o_orderdate"_c, "o_shippriority"_c);
@@ -37,5 +39,7 @@ using namespace colx::literals;
                        aggregate(sum("l_extendedprice"_c * (1 - "l_discount"_c)).as<"revenue">());
   return top_k(revenue, 10, desc("revenue"_c), "o_orderdate"_c) | select("l_orderkey"_c, "revenue"_c, "o_orderdate"_c, "o_shippriority"_c);
 }
+
+[[nodiscard]] inline auto q03(database const& db) { return q03_of(db); }
 
 }  // namespace colx::tpch::queries

@@ -24,11 +24,15 @@ namespace colx::tpch::queries {
 
 using namespace colx::literals;
 
-[[nodiscard]] inline auto q04(database const& db) {
+// Over any tables: a database of frames, or of dist::dist_frames (dist_tables.hpp).
+template <class Tables>
+[[nodiscard]] auto q04_of(Tables const& db) {
   auto const late = db.lineitem | filter("l_commitdate"_c < "l_receiptdate"_c);
   return db.orders | filter("o_orderdate"_c >= date(1993, 7, 1) && "o_orderdate"_c < date(1993, 10, 1)) |
          join<join_kind::semi>(late, on("o_orderkey"_c), on("l_orderkey"_c)) | group_by("o_orderpriority"_c) |
          aggregate(count().as<"order_count">()) | sort_by("o_orderpriority"_c);
 }
+
+[[nodiscard]] inline auto q04(database const& db) { return q04_of(db); }
 
 }  // namespace colx::tpch::queries

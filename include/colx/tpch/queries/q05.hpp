@@ -25,7 +25,9 @@ namespace colx::tpch::queries {
 
 using namespace colx::literals;
 
-[[nodiscard]] inline auto q05(database const& db) {
+// Over any tables: a database of frames, or of dist::dist_frames (dist_tables.hpp).
+template <class Tables>
+[[nodiscard]] auto q05_of(Tables const& db) {
   auto const asia = db.nation | join<join_kind::semi>(db.region | filter("r_name"_c == "ASIA"), on("n_regionkey"_c), on("r_regionkey"_c)) |
                     select("n_nationkey"_c, "n_name"_c);
   auto const suppliers = db.supplier | select("s_suppkey"_c, "s_nationkey"_c) | join(asia, on("s_nationkey"_c), on("n_nationkey"_c));
@@ -37,5 +39,7 @@ using namespace colx::literals;
          join(suppliers, on("l_suppkey"_c, "c_nationkey"_c), on("s_suppkey"_c, "s_nationkey"_c)) | group_by("n_name"_c) |
          aggregate(sum("l_extendedprice"_c * (1 - "l_discount"_c)).as<"revenue">()) | sort_by(desc("revenue"_c));
 }
+
+[[nodiscard]] inline auto q05(database const& db) { return q05_of(db); }
 
 }  // namespace colx::tpch::queries

@@ -25,9 +25,12 @@ template <class Lineitem>
          reduce(sum("l_extendedprice"_c * "l_discount"_c));
 }
 
-[[nodiscard]] inline auto q06(database const& db) {
+// The answer over any tables: a database of frames, or of dist::dist_frames (a frame on every rank).
+template <class Tables>
+[[nodiscard]] auto q06_of(Tables const& db) {
   auto const revenue = q06_revenue(db.lineitem);
-  return make_frame(values<"revenue", decltype(revenue.value())>({revenue.value()}), db.lineitem.kind());
+  return make_frame(values<"revenue", decltype(revenue.value())>({revenue.value()}), memory_kind_of(db.lineitem));
 }
+[[nodiscard]] inline auto q06(database const& db) { return q06_of(db); }
 
 }  // namespace colx::tpch::queries

@@ -29,7 +29,9 @@ namespace colx::tpch::queries {
 
 using namespace colx::literals;
 
-[[nodiscard]] inline auto q07(database const& db) {
+// Over any tables: a database of frames, or of dist::dist_frames (dist_tables.hpp).
+template <class Tables>
+[[nodiscard]] auto q07_of(Tables const& db) {
   auto const pair = db.nation | filter("n_name"_c == "FRANCE" || "n_name"_c == "GERMANY");
   auto const suppliers = db.supplier | select("s_suppkey"_c, "s_nationkey"_c) |
                          join(pair | select("n_nationkey"_c.as<"sn_key">(), "n_name"_c.as<"supp_nation">()), on("s_nationkey"_c), on("sn_key"_c)) |
@@ -46,5 +48,7 @@ using namespace colx::literals;
          aggregate(sum("l_extendedprice"_c * (1 - "l_discount"_c)).as<"revenue">()) |
          sort_by("supp_nation"_c, "cust_nation"_c, "l_year"_c);
 }
+
+[[nodiscard]] inline auto q07(database const& db) { return q07_of(db); }
 
 }  // namespace colx::tpch::queries

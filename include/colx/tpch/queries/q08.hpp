@@ -29,7 +29,9 @@ namespace colx::tpch::queries {
 
 using namespace colx::literals;
 
-[[nodiscard]] inline auto q08(database const& db) {
+// Over any tables: a database of frames, or of dist::dist_frames (dist_tables.hpp).
+template <class Tables>
+[[nodiscard]] auto q08_of(Tables const& db) {
   auto const america = db.nation | join<join_kind::semi>(db.region | filter("r_name"_c == "AMERICA"), on("n_regionkey"_c), on("r_regionkey"_c));
   auto const customers = db.customer | join<join_kind::semi>(america, on("c_nationkey"_c), on("n_nationkey"_c)) | select("c_custkey"_c);
   auto const orders = db.orders | filter("o_orderdate"_c >= date(1995, 1, 1) && "o_orderdate"_c <= date(1996, 12, 31)) |
@@ -45,5 +47,7 @@ using namespace colx::literals;
          with_columns((cast<double>("brazil"_c) / cast<double>("total"_c)).as<"mkt_share">()) | select("o_year"_c, "mkt_share"_c) |
          sort_by("o_year"_c);
 }
+
+[[nodiscard]] inline auto q08(database const& db) { return q08_of(db); }
 
 }  // namespace colx::tpch::queries

@@ -27,7 +27,9 @@ namespace colx::tpch::queries {
 
 using namespace colx::literals;
 
-[[nodiscard]] inline auto q09(database const& db) {
+// Over any tables: a database of frames, or of dist::dist_frames (dist_tables.hpp).
+template <class Tables>
+[[nodiscard]] auto q09_of(Tables const& db) {
   auto const green = db.part | filter(like("p_name"_c, "%green%"));
   auto const suppliers = db.supplier | select("s_suppkey"_c, "s_nationkey"_c) |
                          join(db.nation | select("n_nationkey"_c, "n_name"_c.as<"nation">()), on("s_nationkey"_c), on("n_nationkey"_c));
@@ -41,5 +43,7 @@ using namespace colx::literals;
          aggregate(sum("l_extendedprice"_c * (1 - "l_discount"_c) - "ps_supplycost"_c * "l_quantity"_c).as<"sum_profit">()) |
          sort_by("nation"_c, desc("o_year"_c));
 }
+
+[[nodiscard]] inline auto q09(database const& db) { return q09_of(db); }
 
 }  // namespace colx::tpch::queries

@@ -27,7 +27,9 @@ namespace colx::tpch::queries {
 
 using namespace colx::literals;
 
-[[nodiscard]] inline auto q10(database const& db) {
+// Over any tables: a database of frames, or of dist::dist_frames (dist_tables.hpp).
+template <class Tables>
+[[nodiscard]] auto q10_of(Tables const& db) {
   auto const orders = db.orders | filter("o_orderdate"_c >= date(1993, 10, 1) && "o_orderdate"_c < date(1994, 1, 1)) |
                       select("o_orderkey"_c, "o_custkey"_c);
   auto const lost = db.lineitem | select("l_orderkey"_c, "l_extendedprice"_c, "l_discount"_c, "l_returnflag"_c) |
@@ -39,5 +41,7 @@ using namespace colx::literals;
   return top_k(top, 20, desc("revenue"_c)) |
          select("c_custkey"_c, "c_name"_c, "revenue"_c, "c_acctbal"_c, "n_name"_c, "c_address"_c, "c_phone"_c, "c_comment"_c);
 }
+
+[[nodiscard]] inline auto q10(database const& db) { return q10_of(db); }
 
 }  // namespace colx::tpch::queries

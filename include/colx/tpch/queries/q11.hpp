@@ -27,7 +27,9 @@ namespace colx::tpch::queries {
 
 using namespace colx::literals;
 
-[[nodiscard]] inline auto q11(database const& db) {
+// Over any tables: a database of frames, or of dist::dist_frames (dist_tables.hpp).
+template <class Tables>
+[[nodiscard]] auto q11_of(Tables const& db) {
   auto const suppliers = db.supplier | join<join_kind::semi>(db.nation | filter("n_name"_c == "GERMANY"), on("s_nationkey"_c), on("n_nationkey"_c));
   auto const stock = db.partsupp | join<join_kind::semi>(suppliers, on("ps_suppkey"_c), on("s_suppkey"_c)) | group_by("ps_partkey"_c) |
                      aggregate(sum("ps_supplycost"_c * "ps_availqty"_c).as<"value">());
@@ -35,5 +37,7 @@ using namespace colx::literals;
   double const threshold = total.has_value() ? total.value().to_double() * (0.0001 / db.scale_factor) : 0.0;
   return (stock | filter(cast<double>("value"_c) > threshold)).collect() | sort_by(desc("value"_c));
 }
+
+[[nodiscard]] inline auto q11(database const& db) { return q11_of(db); }
 
 }  // namespace colx::tpch::queries

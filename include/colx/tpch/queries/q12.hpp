@@ -27,7 +27,9 @@ namespace colx::tpch::queries {
 
 using namespace colx::literals;
 
-[[nodiscard]] inline auto q12(database const& db) {
+// Over any tables: a database of frames, or of dist::dist_frames (dist_tables.hpp).
+template <class Tables>
+[[nodiscard]] auto q12_of(Tables const& db) {
   auto const high = "o_orderpriority"_c == "1-URGENT" || "o_orderpriority"_c == "2-HIGH";
   return db.lineitem | select("l_orderkey"_c, "l_shipmode"_c, "l_shipdate"_c, "l_commitdate"_c, "l_receiptdate"_c) |
          filter(("l_shipmode"_c == "MAIL" || "l_shipmode"_c == "SHIP") && "l_commitdate"_c < "l_receiptdate"_c &&
@@ -37,5 +39,7 @@ using namespace colx::literals;
          aggregate(sum(if_else(high, 1, 0)).as<"high_line_count">(), sum(if_else(high, 0, 1)).as<"low_line_count">()) |
          sort_by("l_shipmode"_c);
 }
+
+[[nodiscard]] inline auto q12(database const& db) { return q12_of(db); }
 
 }  // namespace colx::tpch::queries

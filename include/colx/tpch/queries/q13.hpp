@@ -25,12 +25,16 @@ namespace colx::tpch::queries {
 
 using namespace colx::literals;
 
-[[nodiscard]] inline auto q13(database const& db) {
+// Over any tables: a database of frames, or of dist::dist_frames (dist_tables.hpp).
+template <class Tables>
+[[nodiscard]] auto q13_of(Tables const& db) {
   auto const per_customer = db.orders | filter(not_like("o_comment"_c, "%special%requests%")) | group_by("o_custkey"_c) |
                             aggregate(count().as<"orders">());
   return db.customer | select("c_custkey"_c) | join<join_kind::left>(per_customer, on("c_custkey"_c), on("o_custkey"_c)) |
          group_by(fill_null("orders"_c, std::int64_t{0}).as<"c_count">()) | aggregate(count().as<"custdist">()) |
          sort_by(desc("custdist"_c), desc("c_count"_c));
 }
+
+[[nodiscard]] inline auto q13(database const& db) { return q13_of(db); }
 
 }  // namespace colx::tpch::queries

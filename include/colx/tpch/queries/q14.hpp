@@ -22,14 +22,21 @@ namespace colx::tpch::queries {
 
 using namespace colx::literals;
 
-[[nodiscard]] inline auto q14(database const& db) {
+// The promotion share over any tables: a database of frames, or of dist::dist_frames.
+template <class Tables>
+[[nodiscard]] double q14_share_of(Tables const& db) {
   auto const revenue = "l_extendedprice"_c * (1 - "l_discount"_c);
   auto const [promo, total] = db.lineitem | filter("l_shipdate"_c >= date(1995, 9, 1) && "l_shipdate"_c < date(1995, 10, 1)) |
                               select("l_partkey"_c, "l_extendedprice"_c, "l_discount"_c) |
                               join(db.part | select("p_partkey"_c, "p_type"_c), on("l_partkey"_c), on("p_partkey"_c)) |
                               reduce(sum(if_else(like("p_type"_c, "PROMO%"), revenue, revenue * 0)), sum(revenue));
-  double const share = 100.0 * promo.value().to_double() / total.value().to_double();
-  return make_frame(values<"promo_revenue">(std::vector<double>{share}), db.lineitem.kind());
+  return 100.0 * promo.value().to_double() / total.value().to_double();
 }
+
+template <class Tables>
+[[nodiscard]] auto q14_of(Tables const& db) {
+  return make_frame(values<"promo_revenue">(std::vector<double>{q14_share_of(db)}), memory_kind_of(db.lineitem));
+}
+[[nodiscard]] inline auto q14(database const& db) { return q14_of(db); }
 
 }  // namespace colx::tpch::queries

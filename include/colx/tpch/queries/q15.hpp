@@ -27,7 +27,9 @@ namespace colx::tpch::queries {
 
 using namespace colx::literals;
 
-[[nodiscard]] inline auto q15(database const& db) {
+// Over any tables: a database of frames, or of dist::dist_frames (dist_tables.hpp).
+template <class Tables>
+[[nodiscard]] auto q15_of(Tables const& db) {
   auto const revenue = db.lineitem | filter("l_shipdate"_c >= date(1996, 1, 1) && "l_shipdate"_c < date(1996, 4, 1)) |
                        group_by("l_suppkey"_c.as<"supplier_no">()) |
                        aggregate(sum("l_extendedprice"_c * (1 - "l_discount"_c)).as<"total_revenue">());
@@ -36,5 +38,7 @@ using namespace colx::literals;
          join(revenue | filter("total_revenue"_c == top.value()), on("s_suppkey"_c), on("supplier_no"_c)) |
          select("s_suppkey"_c, "s_name"_c, "s_address"_c, "s_phone"_c, "total_revenue"_c) | sort_by("s_suppkey"_c);
 }
+
+[[nodiscard]] inline auto q15(database const& db) { return q15_of(db); }
 
 }  // namespace colx::tpch::queries

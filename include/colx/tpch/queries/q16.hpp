@@ -25,7 +25,9 @@ namespace colx::tpch::queries {
 
 using namespace colx::literals;
 
-[[nodiscard]] inline auto q16(database const& db) {
+// Over any tables: a database of frames, or of dist::dist_frames (dist_tables.hpp).
+template <class Tables>
+[[nodiscard]] auto q16_of(Tables const& db) {
   auto const parts = db.part |
                      filter("p_brand"_c != "Brand#45" && not_like("p_type"_c, "MEDIUM POLISHED%") && isin("p_size"_c, 49, 14, 23, 45, 19, 3, 36, 9)) |
                      select("p_partkey"_c, "p_brand"_c, "p_type"_c, "p_size"_c);
@@ -34,5 +36,7 @@ using namespace colx::literals;
          join(parts, on("ps_partkey"_c), on("p_partkey"_c)) | group_by("p_brand"_c, "p_type"_c, "p_size"_c) |
          aggregate(nunique("ps_suppkey"_c).as<"supplier_cnt">()) | sort_by(desc("supplier_cnt"_c), "p_brand"_c, "p_type"_c, "p_size"_c);
 }
+
+[[nodiscard]] inline auto q16(database const& db) { return q16_of(db); }
 
 }  // namespace colx::tpch::queries

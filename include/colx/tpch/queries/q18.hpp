@@ -25,7 +25,9 @@ namespace colx::tpch::queries {
 
 using namespace colx::literals;
 
-[[nodiscard]] inline auto q18(database const& db) {
+// Over any tables: a database of frames, or of dist::dist_frames (dist_tables.hpp).
+template <class Tables>
+[[nodiscard]] auto q18_of(Tables const& db) {
   auto const large = db.lineitem | group_by("l_orderkey"_c) | aggregate(sum("l_quantity"_c).as<"sum_quantity">()) |
                      filter("sum_quantity"_c > 300);
   auto const orders = db.orders | select("o_orderkey"_c, "o_custkey"_c, "o_orderdate"_c, "o_totalprice"_c) |
@@ -34,5 +36,7 @@ using namespace colx::literals;
   return top_k(orders, 100, desc("o_totalprice"_c), "o_orderdate"_c) |
          select("c_name"_c, "c_custkey"_c, "o_orderkey"_c, "o_orderdate"_c, "o_totalprice"_c, "sum_quantity"_c);
 }
+
+[[nodiscard]] inline auto q18(database const& db) { return q18_of(db); }
 
 }  // namespace colx::tpch::queries

@@ -32,7 +32,9 @@ namespace colx::tpch::queries {
 
 using namespace colx::literals;
 
-[[nodiscard]] inline auto q19(database const& db) {
+// The revenue (a scalar) over any tables: a database of frames, or of dist::dist_frames.
+template <class Tables>
+[[nodiscard]] auto q19_revenue_of(Tables const& db) {
   auto const container = []<std::size_t N>(char const (&name)[N]) { return "p_container"_c == name; };
   auto const kind1 = "p_brand"_c == "Brand#12" && (container("SM CASE") || container("SM BOX") || container("SM PACK") || container("SM PKG")) &&
                      between("l_quantity"_c, 1, 11) && between("p_size"_c, 1, 5);
@@ -47,7 +49,14 @@ using namespace colx::literals;
                        join(db.part | filter(between("p_size"_c, 1, 15)) | select("p_partkey"_c, "p_brand"_c, "p_container"_c, "p_size"_c),
                             on("l_partkey"_c), on("p_partkey"_c)) |
                        filter(kind1 || kind2 || kind3) | reduce(sum("l_extendedprice"_c * (1 - "l_discount"_c)));
-  return make_frame(values<"revenue", decltype(revenue.value())>({revenue.value()}), db.lineitem.kind());
+  return revenue;
 }
+
+template <class Tables>
+[[nodiscard]] auto q19_of(Tables const& db) {
+  auto const revenue = q19_revenue_of(db);
+  return make_frame(values<"revenue", decltype(revenue.value())>({revenue.value()}), memory_kind_of(db.lineitem));
+}
+[[nodiscard]] inline auto q19(database const& db) { return q19_of(db); }
 
 }  // namespace colx::tpch::queries

@@ -28,7 +28,9 @@ namespace colx::tpch::queries {
 
 using namespace colx::literals;
 
-[[nodiscard]] inline auto q20(database const& db) {
+// Over any tables: a database of frames, or of dist::dist_frames (dist_tables.hpp).
+template <class Tables>
+[[nodiscard]] auto q20_of(Tables const& db) {
   auto const forest = db.part | filter(starts_with("p_name"_c, "forest")) | select("p_partkey"_c);
   auto const shipped = db.lineitem | select("l_partkey"_c, "l_suppkey"_c, "l_quantity"_c, "l_shipdate"_c) |
                        filter("l_shipdate"_c >= date(1994, 1, 1) && "l_shipdate"_c < date(1995, 1, 1)) | join<join_kind::semi>(forest, on("l_partkey"_c), on("p_partkey"_c)) |
@@ -39,5 +41,7 @@ using namespace colx::literals;
   return db.supplier | join<join_kind::semi>(db.nation | filter("n_name"_c == "CANADA"), on("s_nationkey"_c), on("n_nationkey"_c)) |
          join<join_kind::semi>(surplus, on("s_suppkey"_c), on("ps_suppkey"_c)) | select("s_name"_c, "s_address"_c) | sort_by("s_name"_c);
 }
+
+[[nodiscard]] inline auto q20(database const& db) { return q20_of(db); }
 
 }  // namespace colx::tpch::queries

@@ -36,7 +36,9 @@ using namespace colx::literals;
 // lines one, s. "Two or more" is min(l_suppkey) < max(l_suppkey) and "one" is min == max: two
 // extremum cells an order, where counting distinct suppliers keeps a set of (order, supplier)
 // pairs (nunique's) that the 7.3M orders' lines are looked up in at random.
-[[nodiscard]] inline auto q21(database const& db) {
+// Over any tables: a database of frames, or of dist::dist_frames (dist_tables.hpp).
+template <class Tables>
+[[nodiscard]] auto q21_of(Tables const& db) {
   auto const finished = db.orders | filter("o_orderstatus"_c == "F") | select("o_orderkey"_c);
   auto const saudi = db.supplier | join<join_kind::semi>(db.nation | filter("n_name"_c == "SAUDI ARABIA"), on("s_nationkey"_c), on("n_nationkey"_c)) |
                      select("s_suppkey"_c, "s_name"_c);
@@ -52,5 +54,7 @@ using namespace colx::literals;
                        join<join_kind::semi>(alone_late, on("l_orderkey"_c)) | group_by("s_name"_c) | aggregate(count().as<"numwait">());
   return top_k(waiting, 100, desc("numwait"_c), "s_name"_c);
 }
+
+[[nodiscard]] inline auto q21(database const& db) { return q21_of(db); }
 
 }  // namespace colx::tpch::queries

@@ -28,7 +28,9 @@ namespace colx::tpch::queries {
 
 using namespace colx::literals;
 
-[[nodiscard]] inline auto q22(database const& db) {
+// Over any tables: a database of frames, or of dist::dist_frames (dist_tables.hpp).
+template <class Tables>
+[[nodiscard]] auto q22_of(Tables const& db) {
   auto const code = []<std::size_t N>(char const (&c)[N]) { return starts_with("c_phone"_c, c); };
   auto const in_codes = code("13") || code("31") || code("23") || code("29") || code("30") || code("18") || code("17");
   auto const average = db.customer | filter(in_codes && "c_acctbal"_c > 0) | reduce(mean("c_acctbal"_c));
@@ -37,5 +39,7 @@ using namespace colx::literals;
          group_by(substr("c_phone"_c, 1, 2).as<"cntrycode">()) |
          aggregate(count().as<"numcust">(), sum("c_acctbal"_c).as<"totacctbal">()) | sort_by("cntrycode"_c);
 }
+
+[[nodiscard]] inline auto q22(database const& db) { return q22_of(db); }
 
 }  // namespace colx::tpch::queries

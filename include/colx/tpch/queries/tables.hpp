@@ -78,6 +78,17 @@ struct database {
   double scale_factor = 1;  // (Q11's fraction is 0.0001 / SF)
 };
 
+// The memory a table's rows are in: a frame's, or a rank's share of a dist::dist_frame's (the
+// generic queries make their one-row answers there).
+template <class Table>
+[[nodiscard]] memory_kind memory_kind_of(Table const& t) {
+  if constexpr (requires { t.kind(); }) {
+    return t.kind();
+  } else {
+    return t.local().kind();
+  }
+}
+
 // How long reading one table took (colx-tpch prints them).
 struct table_read {
   char const* table;

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: Apache-2.0
+// colx-tpch-dist: the 22 TPC-H queries over tables split across the ranks of an MPI world (host
+// memory). Rank 0 reads tpchgen-cli's Parquet files and scatters every table; each query is the
+// same code colx-tpch runs (qNN_of), here over dist::dist_frames, so that its joins, group-bys,
+// sorts and top-ks run distributed; its answer, gathered on rank 0, is printed and written
+// (--out DIR, one CSV a query) as colx-tpch's are, so tests/tpch/compare_duckdb.py compares them
+// with DuckDB's (its --launcher option runs this under mpirun).
+//   mpirun -n 2 colx-tpch-dist --data DIR [--queries 1-22] [--out DIR] [--rows N]
+#include <colx/colx.hpp>
+#include <colx/dist.hpp>
+#include <colx/dist/mpi_communicator.hpp>
+#include <colx/io/csv.hpp>
+#include <colx/tpch/queries/dist_run.hpp>
+
+#include "runner_options.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <iostream>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace q = colx::tpch::queries;
+using query_fn = q::query_answer (*)(q::dist_database const&);
+
+std::map<int, query_fn> const& all_queries() {
+  static std::map<int, query_fn> const queries = {
+#define COLX_TPCH_QUERY(n) {std::atoi(#n), &q::run_dist_q##n},
+#include "query_list.inc"
+#undef COLX_TPCH_QUERY
+  };
+  return queries;
+}
+
+double milliseconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using colx::tpch::runner::option;
+  colx::dist::mpi_session const mpi(&argc, &argv);
+  colx::dist::mpi_communicator world;
+  bool const root = world.rank() == 0;
+  std::string const data = option(argc, argv, "--data", "");
+  if (data.empty()) {
+    if (root) { std::cout << "usage: mpirun -n RANKS colx-tpch-dist --data DIR [--queries 1-22] [--out DIR] [--rows N]\n"; }
+    return 0;
+  }
+  int failed = 0;
+  try {
+    std::string const out = option(argc, argv, "--out", "");
+    auto const rows = static_cast<colx::size_type>(std::stoll(option(argc, argv, "--rows", "10")));
+    auto const wanted = colx::tpch::runner::parse_queries(option(argc, argv, "--queries", "1-22"));
+    auto const mr = colx::get_current_resource();
+    auto const loading = std::chrono::steady_clock::now();
+    q::dist_database const db = q::scatter_database(world, root ? q::load_database(data, {}, mr) : q::empty_database(mr));
+    if (root) {
+      std::printf("read the 8 tables of scale factor %g from %s on rank 0 and split them over %d ranks in %.1f ms\n\n",
+                  db.scale_factor, data.c_str(), world.size(), milliseconds_since(loading));
+    }
+    for (int n : wanted) {
+      auto const found = all_queries().find(n);
+      if (found == all_queries().end()) {
+        if (root) { std::printf("Q%d: not built\n\n", n); }
+        ++failed;
+        continue;
+      }
+      // A query that fails on one rank fails on every rank (dist::agreed), so all go on alike.
+      try {
+        auto const started = std::chrono::steady_clock::now();
+        auto const answer = found->second(db);
+        double const ms = milliseconds_since(started);
+        if (!root) { continue; }
+        std::printf("Q%d (%lld rows, %.3f ms over %d ranks)\n", n, static_cast<long long>(answer.table.num_rows()), ms, world.size());
+        std::cout << answer.print({.max_rows = rows}) << "\n\n";
+        if (!out.empty()) {
+          char name[16];
+          std::snprintf(name, sizeof name, "/q%02d.csv", n);
+          colx::write_csv(answer.table, out + name);
+        }
+      } catch (std::exception const& e) {
+        if (root) { std::printf("Q%d failed: %s\n\n", n, e.what()); }
+        ++failed;
+      }
+    }
+  } catch (std::exception const& e) {
+    std::cerr << "colx-tpch-dist (rank " << world.rank() << "): " << e.what() << "\n";
+    return 1;
+  }
+  return failed == 0 ? 0 : 1;
+}
