@@ -60,7 +60,9 @@ int main(int argc, char** argv) {
     auto const wanted = colx::tpch::runner::parse_queries(option(argc, argv, "--queries", "1-22"));
     auto const mr = colx::get_current_resource();
     auto const loading = std::chrono::steady_clock::now();
-    q::dist_database const db = q::scatter_database(world, root ? q::load_database(data, {}, mr) : q::empty_database(mr));
+    // Rank 0's read is agreed: a read that throws (a wrong --data) ends every rank, none waits.
+    auto const tables = colx::dist::agreed(world, "read the tables", [&] { return root ? q::load_database(data, {}, mr) : q::empty_database(mr); });
+    q::dist_database const db = q::scatter_database(world, tables);
     if (root) {
       std::printf("read the 8 tables of scale factor %g from %s on rank 0 and split them over %d ranks in %.1f ms\n\n",
                   db.scale_factor, data.c_str(), world.size(), milliseconds_since(loading));

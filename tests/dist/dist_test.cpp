@@ -157,6 +157,21 @@ TEST_CASE("distributed group-by equals the one-process group-by", "[dist]") {
   }
 }
 
+TEST_CASE("distributed group-by on named expression keys, shuffled or merged on rank 0", "[dist]") {
+  auto& world = colx::test::world();
+  auto const aggs = colx::aggregate(colx::sum("v"_c).as<"sum">(), colx::count().as<"n">(), colx::max("k"_c).as<"hi">());
+  auto const by = colx::group_by(("k"_c % 7).as<"m">(), "g"_c.as<"group">());
+  for (size_type n : {size_type{0}, size_type{1}, size_type{20011}}) {
+    for (bool few : {true, false}) {
+      lowered_limits const limits(dist::limits().broadcast_rows, few ? dist::limits().few_groups_rows : 0);
+      auto const f = make_rows(n, 1000, n > 100);
+      auto const d = dist::scatter(world, f);
+      check_gathered(d | by | aggs, f | by | aggs);
+      check_gathered(d | colx::filter("v"_c > 0) | by | aggs, f | colx::filter("v"_c > 0) | by | aggs);
+    }
+  }
+}
+
 TEST_CASE("a filter stays fused into the distributed group-by and reduce after it", "[dist]") {
   auto& world = colx::test::world();
   auto const f = make_rows(20011, 700, true);
@@ -256,6 +271,11 @@ TEST_CASE("distributed joins equal the one-process join", "[dist]") {
                    l | colx::join<colx::join_kind::full>(r, colx::on("k"_c), colx::on("rk"_c)));
     check_gathered(dl | colx::join<colx::join_kind::anti>(dr, colx::on("k"_c), colx::on("rk"_c)),
                    l | colx::join<colx::join_kind::anti>(r, colx::on("k"_c), colx::on("rk"_c)));
+    // A filtered right side (a dist_lazy) is collected first, on both paths.
+    auto const kept = colx::filter("w"_c > 100);
+    check_gathered(dl | colx::join(dr | kept, colx::on("k"_c), colx::on("rk"_c)), l | colx::join(r | kept, colx::on("k"_c), colx::on("rk"_c)));
+    check_gathered(dl | colx::join<colx::join_kind::semi>(dr | kept, colx::on("k"_c), colx::on("rk"_c)),
+                   l | colx::join<colx::join_kind::semi>(r | kept, colx::on("k"_c), colx::on("rk"_c)));
   }
 }
 

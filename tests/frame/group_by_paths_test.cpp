@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <random>
@@ -162,8 +163,8 @@ TEST_CASE("group_by: every path of the pass, forced at small sizes", "[frame]") 
 // The GPU's partitioned pass folds a warp's runs of one group (consecutive records of a
 // partition) into the run's first lane before they reach the table (gpu/warp_runs.cuh): runs
 // within a warp, across warps, broken by a null key or a filtered row, nunique (whose add inserts
-// into a set: only the lane that adds a row may insert it), and first() (which reads rows, so the
-// fold's order matters), on every path.
+// into a set: only the lane that adds a row may insert it), and first() (whose cell reads the
+// rows the fold hands it), on every path.
 TEST_CASE("group_by: rows in runs of one group, every path", "[frame]") {
   for (std::size_t const n : {std::size_t{1}, std::size_t{31}, std::size_t{33}, std::size_t{1000}, std::size_t{100'003}}) {
     CAPTURE(n);
@@ -178,5 +179,52 @@ TEST_CASE("group_by: rows in runs of one group, every path", "[frame]") {
       CHECK(colx::test::sorted_rows_of(f | colx::filter("w"_c != 0) | colx::group_by("k"_c) |
                                        colx::aggregate(colx::first("w"_c).as<"first">())) == want);
     });
+  }
+}
+
+// min and max of 4- and 8-byte integers, signed and unsigned, merge with the memory's own min and
+// max on the GPU (exec/atomics.hpp): their extremes and both signs, on every path.
+TEST_CASE("group_by: min and max of 32- and 64-bit integers, signed and unsigned, every path", "[frame]") {
+  using I = colx::schema<colx::field<"g", std::int64_t, colx::not_null>, colx::field<"a", std::int32_t, colx::not_null>,
+                         colx::field<"b", std::uint32_t, colx::not_null>, colx::field<"c", std::uint64_t, colx::not_null>>;
+  std::size_t const n = 100'003;
+  std::mt19937_64 gen(17);
+  std::vector<std::int64_t> g(n);
+  std::vector<std::int32_t> a(n);
+  std::vector<std::uint32_t> b(n);
+  std::vector<std::uint64_t> c(n);
+  std::int32_t const as[] = {std::numeric_limits<std::int32_t>::min(), -1, 0, 1, std::numeric_limits<std::int32_t>::max()};
+  std::uint32_t const bs[] = {0, 1, 0x7fffffffu, 0x80000000u, 0xffffffffu};
+  std::uint64_t const cs[] = {0, 1, 0x7fffffffffffffffull, 0x8000000000000000ull, ~0ull};
+  std::map<std::int64_t, std::tuple<std::int32_t, std::int32_t, std::uint32_t, std::uint32_t, std::uint64_t, std::uint64_t>> want;
+  for (std::size_t i = 0; i < n; ++i) {
+    g[i] = static_cast<std::int64_t>(gen() % 3000);
+    a[i] = gen() % 3 == 0 ? as[gen() % 5] : static_cast<std::int32_t>(gen());
+    b[i] = gen() % 3 == 0 ? bs[gen() % 5] : static_cast<std::uint32_t>(gen());
+    c[i] = gen() % 3 == 0 ? cs[gen() % 5] : gen();
+    auto const [it, fresh] = want.try_emplace(g[i], a[i], a[i], b[i], b[i], c[i], c[i]);
+    auto& [amin, amax, bmin, bmax, cmin, cmax] = it->second;
+    amin = std::min(amin, a[i]), amax = std::max(amax, a[i]), bmin = std::min(bmin, b[i]), bmax = std::max(bmax, b[i]);
+    cmin = std::min(cmin, c[i]), cmax = std::max(cmax, c[i]);
+  }
+  auto const mr = colx::test::backend_resource();
+  colx::frame<I> const f(colx::make_column<std::int64_t>(g, {}, mr), colx::make_column<std::int32_t>(a, {}, mr),
+                         colx::make_column<std::uint32_t>(b, {}, mr), colx::make_column<std::uint64_t>(c, {}, mr));
+  std::vector<std::tuple<std::optional<std::int64_t>, std::optional<std::int32_t>, std::optional<std::int32_t>, std::optional<std::uint32_t>,
+                         std::optional<std::uint32_t>, std::optional<std::uint64_t>, std::optional<std::uint64_t>>>
+      expected;
+  for (auto const& [key, m] : want) {
+    auto const& [amin, amax, bmin, bmax, cmin, cmax] = m;
+    expected.emplace_back(key, amin, amax, bmin, bmax, cmin, cmax);
+  }
+  for (auto const path : {group_by_path::by_sample, group_by_path::private_caches, group_by_path::few_groups,
+                          group_by_path::many_groups, group_by_path::partitioned}) {
+    CAPTURE(static_cast<int>(path));
+    forced_path const force(path);
+    auto const got = colx::test::sorted_rows_of(
+        f | colx::group_by("g"_c) |
+        colx::aggregate(colx::min("a"_c).as<"a0">(), colx::max("a"_c).as<"a1">(), colx::min("b"_c).as<"b0">(),
+                        colx::max("b"_c).as<"b1">(), colx::min("c"_c).as<"c0">(), colx::max("c"_c).as<"c1">()));
+    CHECK(got == expected);
   }
 }

@@ -181,7 +181,8 @@ template <class Schema, pipeline_stage Stage>
                 "colx::dist: this stage has no distributed form yet: on a dist_frame, each rank would compute it on its "
                 "own rows alone (distinct, head, tail, count_if, set_index, a join with a plain frame). A dist_frame "
                 "takes filter, with_columns, select, drop_nulls, group_by + aggregate, join with a dist_frame, sort_by "
-                "and reduce; gather() the rows to one rank for anything else");
+                "and reduce, and dist::top_k(d, k, keys...) for ORDER BY ... LIMIT; gather() the rows to one rank "
+                "for anything else");
   auto result = d.local() | stage;
   using R = decltype(result);
   if constexpr (requires { result.collect(); }) {

@@ -255,9 +255,11 @@ __global__ void __launch_bounds__(Block)
 
 // Adds the records to the table: each thread takes Unroll records at a time and reads all their
 // home slots before resolving any, so that Unroll reads (L2 hits, mostly) are in flight at once;
-// a record whose group is not at its home slot takes the full probe. A partition keeps its rows'
-// order, so a warp's runs of one group are folded first (gpu/warp_runs.cuh); the loop's bound is
-// the warp's, so that its lanes fold together to the last round.
+// a record whose group is not at its home slot takes the full probe. The scatter stages a
+// block's rows of a partition side by side, mostly in row order, so rows of one group that came
+// in a run (lineitem by order) mostly stay consecutive records: a warp's runs of one group are
+// folded first (gpu/warp_runs.cuh). The loop's bound is the warp's, so that its lanes fold
+// together to the last round.
 template <int Block, int Unroll, class Fn>
 __global__ void __launch_bounds__(Block) add_records_kernel(size_type n, Fn fn, partition_record<Fn> const* records) {
   using cells = typename Fn::cells;
