@@ -9,7 +9,7 @@
 #include <colx/io/csv.hpp>
 #include <colx/tpch/queries/run.hpp>
 
-#include "runner_options.hpp"
+#include "runner_common.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -34,6 +34,7 @@ namespace {
 
 using colx::tpch::queries::database;
 using colx::tpch::runner::option;
+using colx::tpch::runner::milliseconds_since;
 using colx::tpch::runner::parse_queries;
 using query_fn = colx::tpch::queries::query_answer (*)(database const&);
 
@@ -55,10 +56,6 @@ double parquet_bytes(std::string const& dir) {
     if (!ec) { bytes += static_cast<double>(size); }
   }
   return bytes;
-}
-
-double milliseconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
 }
 
 }  // namespace
@@ -117,9 +114,7 @@ int main(int argc, char** argv) {
         std::printf("Q%d (%lld rows, %.3f ms)\n", q, static_cast<long long>(answer.table.num_rows()), times.back().second);
         std::cout << answer.print({.max_rows = rows}) << "\n\n";
         if (!out.empty()) {
-          char name[16];
-          std::snprintf(name, sizeof name, "/q%02d.csv", q);
-          colx::write_csv(answer.table, out + name);
+          colx::write_csv(answer.table, colx::tpch::runner::answer_path(out, q));
         }
       } catch (std::exception const& e) {
         std::printf("Q%d failed: %s\n\n", q, e.what());

@@ -12,7 +12,7 @@
 #include <colx/io/csv.hpp>
 #include <colx/tpch/queries/dist_run.hpp>
 
-#include "runner_options.hpp"
+#include "runner_common.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -37,13 +37,10 @@ std::map<int, query_fn> const& all_queries() {
   return queries;
 }
 
-double milliseconds_since(std::chrono::steady_clock::time_point t) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
+  using colx::tpch::runner::milliseconds_since;
   using colx::tpch::runner::option;
   colx::dist::mpi_session const mpi(&argc, &argv);
   colx::dist::mpi_communicator world;
@@ -83,9 +80,7 @@ int main(int argc, char** argv) {
         std::printf("Q%d (%lld rows, %.3f ms over %d ranks)\n", n, static_cast<long long>(answer.table.num_rows()), ms, world.size());
         std::cout << answer.print({.max_rows = rows}) << "\n\n";
         if (!out.empty()) {
-          char name[16];
-          std::snprintf(name, sizeof name, "/q%02d.csv", n);
-          colx::write_csv(answer.table, out + name);
+          colx::write_csv(answer.table, colx::tpch::runner::answer_path(out, n));
         }
       } catch (std::exception const& e) {
         if (root) { std::printf("Q%d failed: %s\n\n", n, e.what()); }

@@ -110,7 +110,6 @@ constexpr COLX_HOST_DEVICE auto conjuncts(E const& e) {
 }
 
 // Consecutive stages over one same column made one.
-constexpr COLX_HOST_DEVICE stage_end merge_columns(stage_end) { return {}; }
 template <class First, class Rest>
 constexpr COLX_HOST_DEVICE auto merge_columns(stage_list<First, Rest> const& l) {
   if constexpr (std::is_same_v<Rest, stage_end>) {

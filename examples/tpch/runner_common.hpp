@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// The TPC-H runners' command line (colx_tpch.cpp, colx_tpch_dist.cpp): `--name value` options
-// and the query list ("1-22", "1,3,6").
+// What the TPC-H runners (colx_tpch.cpp, colx_tpch_dist.cpp) share: the command line (`--name
+// value` options and the query list), their clock, and where an answer is written.
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,17 @@ inline std::string option(int argc, char** argv, std::string const& name, std::s
     if (argv[i] == name) { return argv[i + 1]; }
   }
   return otherwise;
+}
+
+inline double milliseconds_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
+
+// Query n's answer file in the folder `out` (--out): out/qNN.csv, what compare_duckdb.py reads.
+inline std::string answer_path(std::string const& out, int n) {
+  char name[16];  // (snprintf: g++ 12 warns, wrongly, of "/q" + std::to_string(n))
+  std::snprintf(name, sizeof name, "/q%02d.csv", n);
+  return out + name;
 }
 
 }  // namespace colx::tpch::runner
