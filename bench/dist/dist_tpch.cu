@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: Apache-2.0
-// TPC-H Q1 and Q6 over lineitem split across GPUs: the queries' own code (q01_over, q06_revenue in
-// colx/tpch/queries) run over a dist_frame, one process per GPU over NCCL (one GPU: a world of
-// one). Each rank reads its share of the Parquet files (file i on rank i % ranks: write them with
-// `tpchgen-cli parquet -s SF --tables lineitem --parts N`), then each query runs --repeat times
-// after a warm-up; the median is printed with the slowest rank's time to read. Rank 0 prints the
-// answers, which must be the same for every number of GPUs.
-//   bench_dist_tpch --data DIR --ranks 1,2,4 [--repeat 5]     (DIR/lineitem/*.parquet or DIR/lineitem.parquet)
+// The 22 TPC-H queries over tables split across GPUs: colx-tpch's own query code (qNN_of in
+// colx/tpch/queries, one unit a query: run_dist_qNN) over dist_frames, one process per GPU over
+// NCCL (one GPU: a world of one, the same code with no transfers). Each rank reads its share of
+// every table (q::read_dist_database: file i of a table on rank i % ranks; write the tables with
+// `tpchgen-cli parquet -s SF --parts N`). Each query then runs --repeat times after a warm-up;
+// the median of the slowest rank's times is printed. A query's time includes gathering its answer
+// on rank 0. Rank 0 writes each answer (--out DIR: DIR/<ranks>/qNN.csv, as colx-tpch --out does,
+// for tests/tpch/compare_duckdb.py --answers), which must be the same for every number of GPUs.
+//   bench_dist_tpch --data DIR [--ranks 1,2,4] [--queries 1-22] [--repeat 5] [--out DIR]
+#include "../../examples/tpch/runner_common.hpp"
 #include "../bench_common.cuh"
 #include "ranks.cuh"
 
@@ -13,96 +16,105 @@
 #include <colx/dist.hpp>
 #include <colx/dist/local_ranks.hpp>
 #include <colx/dist/nccl_communicator.hpp>
-#include <colx/dist/read_parquet.hpp>
-#include <colx/tpch/queries/q01.hpp>
-#include <colx/tpch/queries/q06.hpp>
+#include <colx/io/csv.hpp>
+#include <colx/tpch/queries/dist_run.hpp>
 
-#include <algorithm>
-#include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <exception>
 #include <filesystem>
-#include <iostream>
-#include <memory>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
 namespace dist = colx::dist;
 namespace q = colx::tpch::queries;
+using colx::tpch::runner::milliseconds_since;
 
 namespace {
 
-// The columns Q1 and Q6 read, typed as colx-tpch reads them (tables.hpp).
-using lineitem_q1_q6 =
-    colx::schema<colx::field<"l_quantity", q::money, colx::not_null>, colx::field<"l_extendedprice", q::money, colx::not_null>,
-                 colx::field<"l_discount", q::money, colx::not_null>, colx::field<"l_tax", q::money, colx::not_null>,
-                 colx::field<"l_returnflag", q::coded, colx::not_null>, colx::field<"l_linestatus", q::coded, colx::not_null>,
-                 colx::field<"l_shipdate", colx::date32, colx::not_null>>;
+using query_fn = q::query_answer (*)(q::dist_database const&);
 
-std::vector<std::string> lineitem_files(std::string const& dir) {
-  std::vector<std::string> files;
-  if (std::filesystem::is_directory(dir + "/lineitem")) {
-    for (auto const& e : std::filesystem::directory_iterator(dir + "/lineitem")) {
-      if (e.path().extension() == ".parquet") { files.push_back(e.path().string()); }
-    }
-  } else {
-    files.push_back(dir + "/lineitem.parquet");
-  }
-  // Numbered parts in their order (lineitem.2 before lineitem.10).
-  std::sort(files.begin(), files.end(), [](std::string const& a, std::string const& b) {
-    return a.size() != b.size() ? a.size() < b.size() : a < b;
-  });
-  return files;
+std::map<int, query_fn> const& all_queries() {
+  static std::map<int, query_fn> const queries = {
+#define COLX_TPCH_QUERY(n) {std::atoi(#n), &q::run_dist_q##n},
+#include "query_list.inc"
+#undef COLX_TPCH_QUERY
+  };
+  return queries;
 }
 
-int run_rank(std::string const& dir, int repeat, int rank, int ranks, std::filesystem::path const& rendezvous) {
+struct options {
+  std::string data;
+  std::string out;
+  std::vector<int> queries;
+  int repeat = 5;
+};
+
+int run_rank(options const& o, int rank, int ranks, std::filesystem::path const& rendezvous) {
   auto const comm = colx::bench::join_world(rank, ranks, rendezvous);
   auto& world = *comm;
-  auto const files = lineitem_files(dir);
-  auto const t0 = std::chrono::steady_clock::now();
-  auto const lineitem = dist::read_parquet<lineitem_q1_q6>(world, files);
+  bool const root = rank == 0;
+  auto const reading = std::chrono::steady_clock::now();
+  q::dist_database const db = q::read_dist_database(world, o.data);
   COLX_CUDA_TRY(cudaDeviceSynchronize());
-  double const read_ms = world.all_max(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
-  colx::size_type const rows = lineitem.num_rows();
-
-  std::ostringstream answers;
-  double const q1_ms = colx::bench::slowest_rank_ms(world, [&] { (void)q::q01_over(lineitem); }, repeat);
-  auto const q1 = dist::gather(q::q01_over(lineitem));
-  double const q6_ms = colx::bench::slowest_rank_ms(world, [&] { (void)q::q06_revenue(lineitem); }, repeat);
-  auto const revenue = q::q06_revenue(lineitem);
-  if (rank == 0) {
-    answers << q1 << "\nQ6 revenue: " << colx::make_frame(colx::values<"revenue", decltype(revenue.value())>({revenue.value()})) << "\n";
-    std::printf("%d GPU(s): lineitem %lld rows in %zu files, read in %.1f ms (slowest rank); Q1 %.3f ms, Q6 %.3f ms\n", ranks,
-                static_cast<long long>(rows), files.size(), read_ms, q1_ms, q6_ms);
-    std::printf("answers on %d GPU(s):\n%s\n", ranks, answers.str().c_str());
+  double const read_ms = world.all_max(milliseconds_since(reading));
+  std::size_t free_bytes = 0, total_bytes = 0;
+  COLX_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
+  double const held_gb = world.all_max(static_cast<double>(total_bytes - free_bytes) / 1e9);
+  if (root) {
+    std::printf("%d GPU(s): read each rank's share of the 8 tables of scale factor %g in %.1f ms (slowest rank); "
+                "lineitem %lld rows; up to %.1f GB of a GPU's memory in use\n",
+                ranks, db.scale_factor, read_ms, static_cast<long long>(db.lineitem.num_rows()), held_gb);
     std::fflush(stdout);
   }
-  return 0;
+  std::string const answers = o.out.empty() ? "" : o.out + "/" + std::to_string(ranks);
+  if (root && !answers.empty()) { std::filesystem::create_directories(answers); }
+  double sum = 0;
+  int failed = 0;
+  for (int n : o.queries) {
+    auto const found = all_queries().find(n);
+    if (found == all_queries().end()) {
+      if (root) { std::printf("Q%02d not built\n", n); }
+      ++failed;
+      continue;
+    }
+    // A query that throws on one rank throws on every rank (dist::agreed): all go on alike.
+    try {
+      double const ms = colx::bench::slowest_rank_ms(world, [&] { (void)found->second(db); }, o.repeat);
+      auto const answer = found->second(db);
+      sum += ms;
+      if (!root) { continue; }
+      std::printf("%d GPU(s) Q%02d %9.3f ms  %lld rows\n", ranks, n, ms, static_cast<long long>(answer.table.num_rows()));
+      std::fflush(stdout);
+      if (!answers.empty()) { colx::write_csv(answer.table, colx::tpch::runner::answer_path(answers, n)); }
+    } catch (std::exception const& e) {
+      if (root) { std::printf("%d GPU(s) Q%02d failed: %s\n", ranks, n, e.what()); }
+      ++failed;
+    }
+  }
+  if (root) {
+    std::printf("%d GPU(s): sum of the %zu queries' medians %.3f ms, %d failed\n\n", ranks, o.queries.size(), sum, failed);
+    std::fflush(stdout);
+  }
+  return failed == 0 ? 0 : 1;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string dir;
-  std::vector<int> rank_counts{1, 2};
-  int repeat = 5;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    std::string const a = argv[i];
-    if (a == "--data") {
-      dir = argv[i + 1];
-    } else if (a == "--repeat") {
-      repeat = std::stoi(argv[i + 1]);
-    } else if (a == "--ranks") {
-      rank_counts.clear();
-      std::stringstream ss(argv[i + 1]);
-      for (std::string x; std::getline(ss, x, ',');) { rank_counts.push_back(std::stoi(x)); }
-    } else {
-      std::fprintf(stderr, "unknown option %s\n", a.c_str());
-      return 2;
-    }
-  }
-  if (dir.empty()) {
-    std::fprintf(stderr, "usage: bench_dist_tpch --data DIR [--ranks 1,2,4] [--repeat 5]\n");
+  using colx::tpch::runner::option;
+  options o;
+  o.data = option(argc, argv, "--data", "");
+  o.out = option(argc, argv, "--out", "");
+  o.repeat = std::stoi(option(argc, argv, "--repeat", "5"));
+  o.queries = colx::tpch::runner::parse_queries(option(argc, argv, "--queries", "1-22"));
+  std::vector<int> rank_counts;
+  std::stringstream ss(option(argc, argv, "--ranks", "1,2"));
+  for (std::string x; std::getline(ss, x, ',');) { rank_counts.push_back(std::stoi(x)); }
+  if (o.data.empty()) {
+    std::fprintf(stderr, "usage: bench_dist_tpch --data DIR [--ranks 1,2,4] [--queries 1-22] [--repeat 5] [--out DIR]\n");
     return 2;
   }
   auto const rendezvous = dist::make_rendezvous_dir();
@@ -110,7 +122,7 @@ int main(int argc, char** argv) {
   for (int ranks : rank_counts) {
     int const rc = dist::run_local_ranks(ranks, [&](int rank, int size) {
       try {
-        return run_rank(dir, repeat, rank, size, rendezvous);
+        return run_rank(o, rank, size, rendezvous);
       } catch (std::exception const& e) {
         std::fprintf(stderr, "rank %d of %d: %s\n", rank, size, e.what());
         return 1;

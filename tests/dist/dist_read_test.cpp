@@ -78,6 +78,24 @@ TEST_CASE("ranks read their share of a set of Parquet files", "[dist]") {
   if (world.rank() == 0) { std::filesystem::remove_all(dir); }
 }
 
+TEST_CASE("a strings column widened to int64 offsets keeps its rows", "[dist]") {
+  // What dist::read_parquet does on every rank once one rank's share of a strings column needs
+  // int64 offsets (over 2^31 bytes: too large for a test, so the widening is tested alone).
+  auto const mr = colx::test::backend_resource();
+  std::vector<std::optional<std::string>> const rows{"a", std::nullopt, "", "\xc3\xa9t\xc3\xa9", "longer than the others"};
+  auto const narrow = colx::make_strings_column(rows, colx::type_id::int32, {}, mr);
+  auto const wide = dist::detail::with_int64_offsets(narrow.untyped(), {}, mr);
+  CHECK(colx::strings_column_view(wide).offset_type() == colx::type_id::int64);
+  CHECK(colx::to_strings(colx::strings_column_view(wide)) == rows);
+  CHECK(wide.null_count() == 1);
+  // Already int64, and empty: as they are.
+  auto const again = dist::detail::with_int64_offsets(wide, {}, mr);
+  CHECK(colx::to_strings(colx::strings_column_view(again)) == rows);
+  auto const empty = dist::detail::with_int64_offsets(colx::make_strings_column({}, colx::type_id::int32, {}, mr).untyped(), {}, mr);
+  CHECK(empty.size() == 0);
+  CHECK(colx::strings_column_view(empty).offset_type() == colx::type_id::int64);
+}
+
 TEST_CASE("dictionary columns move between ranks that hold different dictionaries", "[dist]") {
   auto& world = colx::test::world();
   using coded = colx::schema<colx::field<"k", std::int64_t>, colx::field<"d", colx::dictionary<colx::string_view, std::int16_t>, colx::nullable>>;

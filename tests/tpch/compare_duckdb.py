@@ -143,6 +143,8 @@ def main():
                                           "GPU machine, to compare instead of running --runner; --log then names its output")
     parser.add_argument("--data", help="a folder of the 8 tables as tpchgen-cli parquet writes them")
     parser.add_argument("--tpch-scale", default="0.1", help="the scale factor to generate without --data")
+    parser.add_argument("--parts", type=int, default=1,
+                        help="generate each table in this many files (tpchgen-cli --parts: DIR/<table>/<table>.<k>.parquet)")
     parser.add_argument("--queries", default="1-22")
     parser.add_argument("--repeat", type=int, default=1,
                         help="runs of each query by colx and by DuckDB; with more than one, the times (median after a "
@@ -162,7 +164,8 @@ def main():
             if gen is None:
                 skip("tpchgen-cli is not installed (pip install tpchgen-cli)")
             data = os.path.join(scratch, "data")
-            subprocess.run([gen, "parquet", "-s", args.tpch_scale, "--output-dir", data], check=True,
+            parts = ["--parts", str(args.parts)] if args.parts > 1 else []
+            subprocess.run([gen, "parquet", "-s", args.tpch_scale, "--output-dir", data] + parts, check=True,
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         if args.answers:
             answers = args.answers
@@ -181,7 +184,8 @@ def main():
         con = duckdb.connect()
         kind = "TABLE" if args.load else "VIEW"
         for t in TABLES:
-            con.execute(f"CREATE {kind} {t} AS SELECT * FROM read_parquet('{os.path.join(data, t + '.parquet')}')")
+            files = os.path.join(data, t, "*.parquet") if os.path.isdir(os.path.join(data, t)) else os.path.join(data, t + ".parquet")
+            con.execute(f"CREATE {kind} {t} AS SELECT * FROM read_parquet('{files}')")
         scale = con.execute("SELECT count(*) / 10000 FROM supplier").fetchone()[0]
         wanted = []
         for part in args.queries.split(","):
