@@ -495,3 +495,62 @@ TEST_CASE("sort: keys that differ in a few bits, past the size that narrows the 
     check_mixed(f | colx::sort_by(make_key("x"_c, s), make_key("i"_c, s)), r, reference_order(n, {by(r.x, s), by(r.i, s)}));
   }
 }
+
+// One integer column among others, ascending and without nulls, is sorted by its own values and
+// only the other columns are gathered (frame/sort.hpp, sort_by_integer_column): every integer
+// width and sign, the key between other columns, keys alike in every row, narrow keys past the
+// size that narrows the radix sort, and a nullable field without nulls.
+template <class T>
+void check_integer_key_among_columns(std::size_t n, std::uint64_t seed) {
+  CAPTURE(n, sizeof(T), std::is_signed_v<T>);
+  using S = colx::schema<colx::field<"x", double>, colx::field<"k", T>, colx::field<"s", colx::string_view, colx::not_null>,
+                         colx::field<"p", std::int32_t, colx::not_null>>;
+  std::mt19937_64 gen(seed);
+  optionals<double> x(n);
+  optionals<std::string> s(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (gen() % 5 != 0) { x[i] = static_cast<double>(i) / 4; }
+    s[i] = std::string(gen() % 7, static_cast<char>('a' + i % 26));
+  }
+  auto const mr = backend_resource();
+  auto const make = [&](optionals<T> const& keys) {
+    return colx::frame<S>(colx::make_column<double>(x, {}, mr), colx::make_column<T>(keys, {}, mr),
+                          colx::make_strings_column(s, colx::type_id::int32, {}, mr), colx::make_column<std::int32_t>(row_numbers(n), {}, mr));
+  };
+  auto const check = [&](optionals<T> const& keys) {
+    auto const want = reference_order(n, {by(keys, spec{})});
+    auto const sorted = make(keys) | colx::sort_by("k"_c);
+    REQUIRE(sorted.num_rows() == static_cast<size_type>(n));
+    CHECK(sorted.index() == colx::range_index{});
+    CHECK(colx::to_vector(sorted["p"_c].view()) == want);
+    CHECK(colx::to_optional_vector(sorted["k"_c].view()) == permute(keys, want));
+    CHECK(same_values(colx::to_optional_vector(sorted["x"_c].view()), permute(x, want)));
+    CHECK(colx::to_strings(sorted["s"_c].view()) == permute(s, want));
+  };
+  check(random_keys<T>(n, seed, 0.0));  // the whole range and extremes, with ties
+  check(optionals<T>(n, T{7}));         // every key alike: the input's order
+  optionals<T> narrow(n);                // a few values: from 65,536 rows only their bits are sorted
+  for (auto& v : narrow) { v = static_cast<T>(static_cast<int>(gen() % 61) - (std::is_signed_v<T> ? 30 : 0)); }
+  check(narrow);
+}
+
+TEST_CASE("sort: one integer column among others sorts by its own values", "[frame]") {
+  for (std::size_t const n : {std::size_t{0}, std::size_t{1}, std::size_t{31}, std::size_t{1025}, std::size_t{100'003}}) {
+    check_integer_key_among_columns<std::int32_t>(n, 11 + n);
+    check_integer_key_among_columns<std::uint32_t>(n, 12 + n);
+    check_integer_key_among_columns<std::int64_t>(n, 13 + n);
+    check_integer_key_among_columns<std::uint64_t>(n, 14 + n);
+  }
+  // Into a given memory resource.
+  using S = colx::schema<colx::field<"k", std::int64_t, colx::not_null>, colx::field<"v", std::int64_t, colx::not_null>>;
+  colx::frame<S> const f(colx::make_column<std::int64_t>(std::vector<std::int64_t>{3, -1, 2, -1}, {}, backend_resource()),
+                         colx::make_column<std::int64_t>(std::vector<std::int64_t>{0, 1, 2, 3}, {}, backend_resource()));
+  colx::test::tracked_resource mr;
+  {
+    auto const sorted = colx::run(f, colx::sort_by("k"_c), {}, mr.ref());
+    CHECK(colx::to_vector(sorted["k"_c].view()) == std::vector<std::int64_t>{-1, -1, 2, 3});
+    CHECK(colx::to_vector(sorted["v"_c].view()) == std::vector<std::int64_t>{1, 3, 2, 0});
+    CHECK(mr.outstanding_bytes() > 0);
+  }
+  CHECK(mr.outstanding_bytes() == 0);
+}

@@ -4,7 +4,8 @@
 // always stable. Keys that together encode into 128 bits are packed into one unsigned radix key
 // (one CUB radix sort, as few passes as the bits need); other keys (strings, decimal128, wider
 // combinations) use a stable merge sort with a row comparator. The permutation then gathers
-// every column in one kernel.
+// every column in one kernel. One integer column without nulls, ascending, is sorted as it is,
+// and its sorted values are the result's column: only the other columns are gathered.
 #include <colx/exec/row_keys.hpp>
 #include <colx/exec/sort.hpp>
 #include <colx/exec/varying_bits.hpp>
@@ -255,8 +256,80 @@ constexpr bool sorts_keys_only() {
   }
 }
 
+// The index of the one integer column (4 or 8 bytes) a frame of several columns is sorted by,
+// else -1: the frame then sorts by that column's own values (sort_by_integer_column).
+template <class Schema, class Key, class... More>
+constexpr int integer_key_column() {
+  if constexpr (sizeof...(More) == 0 && Schema::size > 1 && expr::column_ref<decltype(std::declval<Key>().expr)>) {
+    constexpr std::size_t k = Schema::template index_of<decltype(std::declval<Key>().expr)>;
+    using T = typename Schema::template field_at<k>::type;
+    return std::is_integral_v<T> && !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8) ? static_cast<int>(k) : -1;
+  } else {
+    return -1;
+  }
+}
+
+// Schema without its K-th field.
+template <class Schema, std::size_t K, class Seq = std::make_index_sequence<Schema::size - 1>>
+struct without_field;
+template <class Schema, std::size_t K, std::size_t... I>
+struct without_field<Schema, K, std::index_sequence<I...>> {
+  using type = schema<typename Schema::template field_at<(I < K ? I : I + 1)>...>;
+};
+
+// f sorted ascending by its integer column K, which has no nulls: CUB sorts the column's own
+// values with the row numbers beside them, the sorted values are the result's column K, and only
+// the other columns are gathered. The packed path (sorted_rows) copies the key into a packed word
+// first and gathers column K back: 100M rows with three payloads took 18.9 ms there against 15.6
+// ms for CUB's SortPairs and three gathers (H200). Keys alike in every row keep the input order.
+template <std::size_t K, class Schema>
+frame<Schema> sort_by_integer_column(frame<Schema> const& f, stream_ref stream, resource_ref mr) {
+  using T = typename Schema::template field_at<K>::type;
+  auto const& key = f.template column_at<K>();
+  size_type const n = f.num_rows();
+  COLX_EXPECTS(n <= std::numeric_limits<std::int32_t>::max(), "sort: ", n, " rows; at most 2^31 - 1 rows can be sorted");
+  uvector<T> sorted(n, stream, mr);
+  uvector<std::int32_t> order(n, stream, mr);
+  bool alike = false;
+  on_backend(f.kind(), stream, [&](auto const& exec) {
+    // (Signed keys differ in the same bits as the unsigned words CUB turns them into: it flips
+    // the sign bit of every key.)
+    bit_range range{0, static_cast<int>(sizeof(T) * 8)};
+    if (n >= radix_narrowing_rows) { range = varying_bits(exec, n, reinterpret_cast<std::make_unsigned_t<T> const*>(key.data())); }
+    if (n <= 1 || range.begin == range.end) {
+      alike = true;
+      return;
+    }
+    uvector<std::int32_t> rows(n, stream, mr);
+    exec.for_each_n(n, iota_fn{rows.data()});
+    sort_pairs(exec, n, key.data(), sorted.data(), rows.data(), order.data(), range.begin, range.end);
+  });
+  if (alike) { return f.slice(0, n, stream, mr).with_index(range_index{}); }  // the stable order is the input's (a copy, in mr)
+  using rest_schema = typename without_field<Schema, K>::type;
+  auto const rest = [&]<std::size_t... I>(std::index_sequence<I...>) {
+    return frame<rest_schema>(f.template shared_column_at<(I < K ? I : I + 1)>()...);
+  }(std::make_index_sequence<Schema::size - 1>{});
+  auto const gathered = gather_frame(rest, index_column_fn<std::int32_t>{order.data()}, n, false, stream, mr);
+  auto const sorted_key = std::make_shared<column<T> const>(std::move(sorted));
+  return [&]<std::size_t... I>(std::index_sequence<I...>) {
+    auto const column_of = [&]<std::size_t J>(std::integral_constant<std::size_t, J>) {
+      if constexpr (J == K) {
+        return sorted_key;
+      } else {
+        return gathered.template shared_column_at<(J < K ? J : J - 1)>();
+      }
+    };
+    return frame<Schema>(column_of(std::integral_constant<std::size_t, I>{})...);
+  }(std::make_index_sequence<Schema::size>{});
+}
+
 template <class Schema, class... Keys>
 frame<Schema> sort_frame(frame<Schema> const& f, tuple<Keys...> const& keys, stream_ref stream, resource_ref mr) {
+  if constexpr (constexpr int k = integer_key_column<Schema, Keys...>(); k >= 0) {
+    if (!get<0>(keys).descending && f.template column_at<k>().null_count() == 0) {
+      return sort_by_integer_column<static_cast<std::size_t>(k)>(f, stream, mr);
+    }
+  }
   if constexpr (sorts_keys_only<Schema, Keys...>()) {
     auto const& c = f.template column_at<0>();
     if (c.null_count() == 0) {
