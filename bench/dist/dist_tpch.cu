@@ -63,10 +63,11 @@ int run_rank(options const& o, int rank, int ranks, std::filesystem::path const&
   std::size_t free_bytes = 0, total_bytes = 0;
   COLX_CUDA_TRY(cudaMemGetInfo(&free_bytes, &total_bytes));
   double const held_gb = world.all_max(static_cast<double>(total_bytes - free_bytes) / 1e9);
+  colx::size_type const lineitem_rows = db.lineitem.num_rows();  // (a collective: every rank asks)
   if (root) {
     std::printf("%d GPU(s): read each rank's share of the 8 tables of scale factor %g in %.1f ms (slowest rank); "
                 "lineitem %lld rows; up to %.1f GB of a GPU's memory in use\n",
-                ranks, db.scale_factor, read_ms, static_cast<long long>(db.lineitem.num_rows()), held_gb);
+                ranks, db.scale_factor, read_ms, static_cast<long long>(lineitem_rows), held_gb);
     std::fflush(stdout);
   }
   std::string const answers = o.out.empty() ? "" : o.out + "/" + std::to_string(ranks);
