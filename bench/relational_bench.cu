@@ -12,10 +12,13 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cuda/std/functional>
+#include <thrust/equal.h>
+#include <thrust/execution_policy.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <optional>
 #include <string>
 #include <vector>
@@ -122,6 +125,14 @@ void sorts(context& ctx, size_type n) {
   ctx.report("CUB SortPairs(key, row) + 3 gathers, " + rows + " rows x 4 cols", pairs_ms, frame_bytes, n);
   double const frame_ms = ctx.time([&] { (void)(g | sort_by("k"_c)); });
   ctx.report("colx g | sort_by(k), 4 columns", frame_ms, frame_bytes, n, pairs_ms, "SortPairs + gathers");
+  // Both sorts are stable: colx's frame must hold CUB's sorted keys and the same payload rows.
+  auto const sorted = g | sort_by("k"_c);
+  bool const same = thrust::equal(thrust::device, sorted["k"_c].data(), sorted["k"_c].data() + n, out.data()) &&
+                    thrust::equal(thrust::device, sorted["a"_c].data(), sorted["a"_c].data() + n, a.data()) &&
+                    thrust::equal(thrust::device, sorted["b"_c].data(), sorted["b"_c].data() + n, b.data()) &&
+                    thrust::equal(thrust::device, sorted["c"_c].data(), sorted["c"_c].data() + n, c.data());
+  std::printf("colx's sorted frame %s CUB's sorted keys and gathered payloads\n", same ? "equals" : "DIFFERS FROM");
+  if (!same) { std::exit(1); }
 
   // A key no radix sort takes, strings (the stable merge sort with a row comparator), and a
   // nullable float64 (65 bits with its null flag: a 128-bit radix key). 4M rows (built on the host).

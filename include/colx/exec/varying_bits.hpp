@@ -4,7 +4,8 @@
 // keys rarely use their word's width: TPC-H's order keys fit 30 bits of an int64, a date 16 of
 // 32, and a key packed with its null flag starts in the word's middle. CUB's radix sort takes a
 // range [begin, end) of bits and makes a pass per 8 or so of them, so a sort of keys that differ
-// in 30 bits makes 4 passes instead of 8. Finding the range is one read of the keys.
+// in 30 bits makes 4 passes instead of 8. Finding the range is one read of the keys, or of a
+// sample of them when the sample already shows every bit varying.
 #include <colx/core/config.hpp>
 
 #include <cstdint>
@@ -47,12 +48,37 @@ constexpr bit_range set_bits_range(Word w) {
   return r;
 }
 
+// Every stride-th word.
+template <class Word>
+struct strided_word_span_fn {
+  Word const* words;
+  size_type stride;
+  COLX_HOST_DEVICE word_span<Word> operator()(size_type i) const {
+    Word const w = words[i * stride];
+    return {w, w};
+  }
+};
+
+// How many words the sample that may settle the range first reads (varying_bits).
+inline constexpr size_type varying_bits_sample = 4096;
+
 // The range of bits in which the n words differ (synchronises the stream).
+//
+// A sample of the words is read first. A bit in which some words differ is one in which all of
+// them differ, so when the sample's words already differ in the word's lowest and highest bits,
+// the range is the whole word and the pass over every word is skipped: for random keys that pass
+// finds nothing and cost 0.24 ms of a 15.9 ms sort of 100M rows with payloads (H200).
 template <class Exec, class Word>
 bit_range varying_bits(Exec const& exec, size_type n, Word const* words) {
   if (n <= 1) { return {}; }
-  auto const span = exec.transform_reduce(n, word_span<Word>{static_cast<Word>(~Word{0}), Word{0}}, word_span_fn<Word>{words},
-                                          merge_word_spans_fn{});
+  word_span<Word> const none{static_cast<Word>(~Word{0}), Word{0}};
+  if (n >= 4 * varying_bits_sample) {
+    auto const sample = exec.transform_reduce(varying_bits_sample, none, strided_word_span_fn<Word>{words, n / varying_bits_sample},
+                                              merge_word_spans_fn{});
+    bit_range const seen = set_bits_range(static_cast<Word>(sample.any ^ sample.all));
+    if (seen.begin == 0 && seen.end == static_cast<int>(sizeof(Word) * 8)) { return seen; }
+  }
+  auto const span = exec.transform_reduce(n, none, word_span_fn<Word>{words}, merge_word_spans_fn{});
   return set_bits_range(static_cast<Word>(span.any ^ span.all));
 }
 
