@@ -20,10 +20,8 @@
 #include <colx/tpch/queries/dist_run.hpp>
 
 #include <cstdio>
-#include <cstdlib>
 #include <exception>
 #include <filesystem>
-#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -33,17 +31,6 @@ namespace q = colx::tpch::queries;
 using colx::tpch::runner::milliseconds_since;
 
 namespace {
-
-using query_fn = q::query_answer (*)(q::dist_database const&);
-
-std::map<int, query_fn> const& all_queries() {
-  static std::map<int, query_fn> const queries = {
-#define COLX_TPCH_QUERY(n) {std::atoi(#n), &q::run_dist_q##n},
-#include "query_list.inc"
-#undef COLX_TPCH_QUERY
-  };
-  return queries;
-}
 
 struct options {
   std::string data;
@@ -75,8 +62,8 @@ int run_rank(options const& o, int rank, int ranks, std::filesystem::path const&
   double sum = 0;
   int failed = 0;
   for (int n : o.queries) {
-    auto const found = all_queries().find(n);
-    if (found == all_queries().end()) {
+    auto const found = q::dist_queries().find(n);
+    if (found == q::dist_queries().end()) {
       if (root) { std::printf("Q%02d not built\n", n); }
       ++failed;
       continue;

@@ -17,29 +17,13 @@
 
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <iostream>
-#include <map>
 #include <string>
 #include <vector>
 
-namespace {
-
 namespace q = colx::tpch::queries;
-using query_fn = q::query_answer (*)(q::dist_database const&);
-
-std::map<int, query_fn> const& all_queries() {
-  static std::map<int, query_fn> const queries = {
-#define COLX_TPCH_QUERY(n) {std::atoi(#n), &q::run_dist_q##n},
-#include "query_list.inc"
-#undef COLX_TPCH_QUERY
-  };
-  return queries;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   using colx::tpch::runner::milliseconds_since;
@@ -73,8 +57,8 @@ int main(int argc, char** argv) {
                   milliseconds_since(loading));
     }
     for (int n : wanted) {
-      auto const found = all_queries().find(n);
-      if (found == all_queries().end()) {
+      auto const found = q::dist_queries().find(n);
+      if (found == q::dist_queries().end()) {
         if (root) { std::printf("Q%d: not built\n\n", n); }
         ++failed;
         continue;
