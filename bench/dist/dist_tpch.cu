@@ -19,6 +19,7 @@
 #include <colx/io/csv.hpp>
 #include <colx/tpch/queries/dist_run.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -57,8 +58,7 @@ int run_rank(options const& o, int rank, int ranks, std::filesystem::path const&
                 ranks, db.scale_factor, read_ms, static_cast<long long>(lineitem_rows), held_gb);
     std::fflush(stdout);
   }
-  std::string const answers = o.out.empty() ? "" : o.out + "/" + std::to_string(ranks);
-  if (root && !answers.empty()) { std::filesystem::create_directories(answers); }
+  std::string const answers = o.out.empty() ? "" : o.out + "/" + std::to_string(ranks);  // (made by main)
   double sum = 0;
   int failed = 0;
   for (int n : o.queries) {
@@ -104,6 +104,10 @@ int main(int argc, char** argv) {
   if (o.data.empty()) {
     std::fprintf(stderr, "usage: bench_dist_tpch --data DIR [--ranks 1,2,4] [--queries 1-22] [--repeat 5] [--out DIR]\n");
     return 2;
+  }
+  o.repeat = std::max(1, o.repeat);
+  for (int ranks : rank_counts) {
+    if (!o.out.empty()) { std::filesystem::create_directories(o.out + "/" + std::to_string(ranks)); }
   }
   auto const rendezvous = dist::make_rendezvous_dir();
   int worst = 0;

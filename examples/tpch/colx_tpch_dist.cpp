@@ -17,6 +17,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdint>
 #include <exception>
 #include <filesystem>
 #include <iostream>
@@ -43,7 +44,8 @@ int main(int argc, char** argv) {
     auto const wanted = colx::tpch::runner::parse_queries(option(argc, argv, "--queries", "1-22"));
     auto const mr = colx::get_current_resource();
     auto const loading = std::chrono::steady_clock::now();
-    bool const in_parts = std::filesystem::is_directory(std::filesystem::path(data) / "lineitem");
+    // Rank 0 decides: every rank must take the same path, whatever the others' file systems hold.
+    bool const in_parts = world.all_gather(static_cast<std::uint8_t>(std::filesystem::is_directory(std::filesystem::path(data) / "lineitem")))[0] != 0;
     // Tables written in parts: every rank reads its share. Tables in one file each: rank 0 reads
     // them (an agreed step: a read that throws, a wrong --data, ends every rank, none waits) and
     // splits every table evenly.

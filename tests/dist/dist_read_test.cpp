@@ -10,6 +10,7 @@
 #include <colx/dist/read_parquet.hpp>
 #include <colx/tpch/queries/q01.hpp>
 #include <colx/tpch/queries/q06.hpp>
+#include <colx/tpch/queries/dist_tables.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -74,6 +75,17 @@ TEST_CASE("ranks read their share of a set of Parquet files", "[dist]") {
   }
   // A missing file fails on the rank that reads it, and every rank throws.
   CHECK_THROWS(dist::read_parquet<s>(world, {files[0], (dir / "missing.parquet").string()}));
+  world.barrier();
+  if (world.rank() == 0) { std::filesystem::remove_all(dir); }
+}
+
+TEST_CASE("read_dist_database: a table folder without Parquet files fails on every rank", "[dist]") {
+  auto& world = colx::test::world();
+  auto const pid = world.all_gather(static_cast<std::int64_t>(::getpid()))[0];
+  auto const dir = std::filesystem::temp_directory_path() / ("colx-dist-tables-" + std::to_string(pid));
+  if (world.rank() == 0) { std::filesystem::create_directories(dir / "nation"); }  // a folder, no files
+  world.barrier();
+  CHECK_THROWS(colx::tpch::queries::read_dist_database(world, dir.string()));
   world.barrier();
   if (world.rank() == 0) { std::filesystem::remove_all(dir); }
 }

@@ -73,16 +73,16 @@ template <class Schema>
   });
   std::uint64_t any_int64 = 0;
   for (std::uint64_t bits : comm.all_gather(int64_offsets)) { any_int64 |= bits; }
-  agreed(comm, "read_parquet (string offsets)", [&] {
+  auto local = agreed(comm, "read_parquet (string offsets)", [&] {
     [&]<std::size_t... C>(std::index_sequence<C...>) {
       auto const widen = [&]<std::size_t I>(std::integral_constant<std::size_t, I>) {
         if ((any_int64 >> I) & 1u) { columns[I] = detail::with_int64_offsets(std::move(columns[I]), stream, mr); }
       };
       (widen(std::integral_constant<std::size_t, C>{}), ...);
     }(std::make_index_sequence<Schema::size>{});
-    return 0;
+    return detail::typed_frame<Schema>(columns, std::make_index_sequence<Schema::size>{});
   });
-  return {comm, detail::typed_frame<Schema>(columns, std::make_index_sequence<Schema::size>{})};
+  return {comm, std::move(local)};
 }
 
 }  // namespace colx::dist

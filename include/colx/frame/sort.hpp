@@ -262,8 +262,12 @@ template <class Schema, class Key, class... More>
 constexpr int integer_key_column() {
   if constexpr (sizeof...(More) == 0 && Schema::size > 1 && expr::column_ref<decltype(std::declval<Key>().expr)>) {
     constexpr std::size_t k = Schema::template index_of<decltype(std::declval<Key>().expr)>;
-    using T = typename Schema::template field_at<k>::type;
-    return std::is_integral_v<T> && !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8) ? static_cast<int>(k) : -1;
+    if constexpr (k < Schema::size) {  // (a misspelt name fails later, with field_of's message)
+      using T = typename Schema::template field_at<k>::type;
+      return std::is_integral_v<T> && !std::is_same_v<T, bool> && (sizeof(T) == 4 || sizeof(T) == 8) ? static_cast<int>(k) : -1;
+    } else {
+      return -1;
+    }
   } else {
     return -1;
   }
@@ -285,11 +289,15 @@ struct without_field<Schema, K, std::index_sequence<I...>> {
 template <std::size_t K, class Schema>
 frame<Schema> sort_by_integer_column(frame<Schema> const& f, stream_ref stream, resource_ref mr) {
   using T = typename Schema::template field_at<K>::type;
+  spill_lock_scope const spill_lock(stream);  // the columns read here stay put until the work is done
+  COLX_EXPECTS(is_host_accessible(mr.kind()) == is_host_accessible(f.kind()), "sorting rows into ", to_string(mr.kind()),
+               " memory from a frame in ", to_string(f.kind()), " memory: copy the frame there first");
   auto const& key = f.template column_at<K>();
   size_type const n = f.num_rows();
   COLX_EXPECTS(n <= std::numeric_limits<std::int32_t>::max(), "sort: ", n, " rows; at most 2^31 - 1 rows can be sorted");
+  resource_ref const scratch = get_current_resource(f.kind());
   uvector<T> sorted(n, stream, mr);
-  uvector<std::int32_t> order(n, stream, mr);
+  uvector<std::int32_t> order(n, stream, scratch);
   bool alike = false;
   on_backend(f.kind(), stream, [&](auto const& exec) {
     // (Signed keys differ in the same bits as the unsigned words CUB turns them into: it flips
@@ -300,7 +308,7 @@ frame<Schema> sort_by_integer_column(frame<Schema> const& f, stream_ref stream, 
       alike = true;
       return;
     }
-    uvector<std::int32_t> rows(n, stream, mr);
+    uvector<std::int32_t> rows(n, stream, scratch);
     exec.for_each_n(n, iota_fn{rows.data()});
     sort_pairs(exec, n, key.data(), sorted.data(), rows.data(), order.data(), range.begin, range.end);
   });

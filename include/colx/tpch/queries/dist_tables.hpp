@@ -57,10 +57,18 @@ struct dist_database {
   return files;
 }
 
+// A table's files as every rank sees them: listed in an agreed step (a folder one rank cannot
+// read fails on every rank), and the same number on every rank, or every rank throws.
 template <class Schema>
 [[nodiscard]] dist::dist_frame<Schema> read_share(dist::communicator& comm, std::string const& dir, std::string const& table,
                                                   stream_ref stream) {
-  return dist::read_parquet<Schema>(comm, table_files(dir, table), {}, stream);
+  auto const files = dist::agreed(comm, "list the files of " + table, [&] {
+    auto found = table_files(dir, table);
+    COLX_EXPECTS(!found.empty(), "read_dist_database: ", dir, "/", table, " holds no .parquet file");
+    return found;
+  });
+  dist::expect_same_on_all_ranks(comm, files.size(), "how many files " + dir + "/" + table + " holds");
+  return dist::read_parquet<Schema>(comm, files, {}, stream);
 }
 
 // Every rank reads its share of each table's files (file i on rank i % ranks: dist::read_parquet),
