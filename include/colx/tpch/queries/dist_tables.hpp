@@ -79,7 +79,7 @@ template <class Schema>
                    read_share<part_schema>(comm, dir, "part", stream),         read_share<supplier_schema>(comm, dir, "supplier", stream),
                    read_share<partsupp_schema>(comm, dir, "partsupp", stream), read_share<customer_schema>(comm, dir, "customer", stream),
                    read_share<orders_schema>(comm, dir, "orders", stream),     read_share<lineitem_schema>(comm, dir, "lineitem", stream)};
-  db.scale_factor = static_cast<double>(db.supplier.num_rows()) / 10000.0;  // (10,000 suppliers per unit of SF)
+  db.scale_factor = scale_factor_of(db.supplier.num_rows());
   return db;
 }
 

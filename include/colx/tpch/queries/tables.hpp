@@ -112,6 +112,9 @@ frame<Schema> read_table(std::string const& dir, char const* table, stream_ref s
 }
 }  // namespace detail
 
+// The scale factor of tables with this many suppliers: 10,000 per unit, as TPC-H generates them.
+[[nodiscard]] constexpr double scale_factor_of(size_type supplier_rows) noexcept { return static_cast<double>(supplier_rows) / 10000.0; }
+
 // Reads DIR/<table>.parquet for the eight tables (tpchgen-cli parquet -s SF --output-dir DIR),
 // noting each read's time in `timings` when given.
 [[nodiscard]] inline database load_database(std::string const& dir, stream_ref stream = {}, resource_ref mr = get_current_resource(),
@@ -124,7 +127,7 @@ frame<Schema> read_table(std::string const& dir, char const* table, stream_ref s
               detail::read_table<customer_schema>(dir, "customer", stream, mr, timings),
               detail::read_table<orders_schema>(dir, "orders", stream, mr, timings),
               detail::read_table<lineitem_schema>(dir, "lineitem", stream, mr, timings)};
-  db.scale_factor = static_cast<double>(db.supplier.num_rows()) / 10000.0;  // (10,000 suppliers per unit of SF)
+  db.scale_factor = scale_factor_of(db.supplier.num_rows());
   return db;
 }
 
