@@ -178,6 +178,18 @@ TEST_CASE("like and contains: a search in a column's bytes, at every alignment a
       CHECK((f | colx::count_if(colx::like("s"_c, "%gre%"))) == count(v, "gre", 0));
       CHECK((f | colx::count_if(colx::like("s"_c, "%green%"))) == count(v, "green", 0));
       CHECK((f | colx::count_if(colx::like("s"_c, "%é%"))) == count(v, "é", 0));
+      // Every literal size the device searches whole-word (1 to 8 bytes), and 9, which it does not.
+      auto const check_contains = [&](auto const& lit) {
+        CAPTURE(lit);
+        CHECK((f | colx::count_if(colx::contains("s"_c, lit))) == count(v, lit, 0));
+      };
+      check_contains("a");
+      check_contains("een");
+      check_contains("gree");
+      check_contains("agreen");
+      check_contains("agreen ");
+      check_contains("n agreen");
+      check_contains("n agreen ");
       CHECK((f | colx::count_if(colx::like("s"_c, "%n egreen é%"))) == count(v, "n egreen é", 0));
       CHECK((f | colx::count_if(colx::contains("s"_c, "en"))) == count(v, "en", 0));
       CHECK((f | colx::count_if(colx::contains("s"_c, "eeeeeeeeeeeeeeeeee"))) == count(v, "eeeeeeeeeeeeeeeeee", 0));

@@ -50,17 +50,41 @@ template <class Op, class A, class B, class C>
 inline constexpr int sole_column_v<ternary<Op, A, B, C>> =
     join_columns(join_columns(sole_column_v<A>, sole_column_v<B>), sole_column_v<C>);
 
+// Whether an expression searches strings (LIKE, contains): a search is a loop of many
+// instructions, and a fold that tests eight rows ahead unrolls it eight times.
+template <class E>
+inline constexpr bool searches_strings_v = false;
+template <class A, std::size_t N>
+inline constexpr bool searches_strings_v<like_constant<A, N>> = true;
+template <class A, class B>
+inline constexpr bool searches_strings_v<binary<ops::contains, A, B>> = true;
+template <class Op, class A>
+inline constexpr bool searches_strings_v<unary<Op, A>> = searches_strings_v<A>;
+template <class A>
+inline constexpr bool searches_strings_v<logical_not<A>> = searches_strings_v<A>;
+template <bool WantNull, class A>
+inline constexpr bool searches_strings_v<null_test<WantNull, A>> = searches_strings_v<A>;
+template <bool IsAnd, class A, class B>
+inline constexpr bool searches_strings_v<kleene<IsAnd, A, B>> = searches_strings_v<A> || searches_strings_v<B>;
+template <class Op, class A, class B>
+inline constexpr bool searches_strings_v<binary<Op, A, B>> = searches_strings_v<A> || searches_strings_v<B>;
+template <class Op, class A, class B, class C>
+inline constexpr bool searches_strings_v<ternary<Op, A, B, C>> =
+    searches_strings_v<A> || searches_strings_v<B> || searches_strings_v<C>;
+
 template <class E>
 inline constexpr bool is_and = false;
 template <class A, class B>
 inline constexpr bool is_and<kleene<true, A, B>> = true;
 
 // A stage: one conjunct (valid and true), or two stages over one column, both evaluated (the
-// column loaded once).
+// column loaded once). A stage refers to its conjunct in the predicate, which outlives it: a copy
+// in a kernel would live in local memory wherever a node's bytes are addressed (a LIKE literal),
+// and the fold of LIKE '%green%' so ran at half the speed of the same search without it.
 template <class E>
 struct stage_one {
   static constexpr int column = sole_column_v<E>;
-  E e;
+  E const& e;
   template <class Inputs>
   [[nodiscard]] COLX_HOST_DEVICE bool operator()(Inputs const& in, size_type i) const {
     auto const r = e(in, i);
@@ -146,5 +170,11 @@ template <class Pred>
 }
 template <class Pred>
 inline constexpr int stage_count_v = detail::list_size<decltype(stages_of(std::declval<Pred const&>()))>;
+// How many rows a fold tests stage by stage at once: eight, each stage's loads in flight together,
+// or one where the filter searches strings. LIKE '%green%' over 60M short strings folded in 0.54 ms
+// eight rows at a time and in 0.41 ms one at a time (H200): the search is bound by the
+// instructions it issues, and eight copies of its loop thrash the instruction cache.
+template <class Pred>
+inline constexpr int fold_rows_ahead_v = detail::searches_strings_v<Pred> ? 1 : 8;
 
 }  // namespace colx::expr

@@ -54,6 +54,7 @@ struct accumulate_fn {
   // The filter in stages (expr/filter_stages.hpp), for the GPU's reduction, which tests several rows
   // stage by stage and adds those that passed them all with add_kept. No filter, no stages.
   static constexpr int filter_stages = std::is_same_v<Pred, expr::row_marker> ? 0 : expr::stage_count_v<Pred>;
+  static constexpr int rows_ahead = expr::fold_rows_ahead_v<Pred>;
   template <int K>
   COLX_HOST_DEVICE bool passes(size_type i) const {
     return expr::detail::stage_at<K>(expr::stages_of(pred))(in, i);

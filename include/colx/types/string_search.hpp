@@ -2,14 +2,15 @@
 #pragma once
 // Substring search: whether a literal occurs in a string. `occurs` works on any string_view, a
 // byte at a time. On the device, `occurs_in_words` searches a row of a strings column's bytes 16
-// at a time: it reads aligned 4-byte words, finds with SIMD byte compares the positions where
-// the literal's first two bytes match, and checks only those. LIKE '%green%' over 60M strings of
-// 9 to 20 bytes took 1.16 ms on the H100 a byte at a time, 0.63 ms this way (an isolated kernel,
-// the same grid).
+// at a time: it reads aligned 4-byte words, finds with whole-word XORs the positions where the
+// literal's first two bytes match, and checks only those. LIKE '%green%' over 60M strings of
+// 9 to 20 bytes took 1.16 ms on the H100 a byte at a time, 0.63 ms with SIMD byte compares (an
+// isolated kernel, the same grid).
 #include <colx/core/config.hpp>
 #include <colx/types/string_view.hpp>
 
 #include <cstdint>
+#include <utility>
 
 namespace colx::detail {
 
@@ -26,17 +27,20 @@ namespace colx::detail {
   return false;
 }
 
-// A literal's first two bytes, each repeated in a 4-byte word for SIMD byte compares. A constant
-// pattern's node computes them once, when the pipeline is written, so a kernel reads them from
-// its parameters rather than from the literal's bytes in every row.
+// A literal's first eight bytes (fewer for a shorter literal), each repeated in a 4-byte word for
+// whole-word byte compares. A constant pattern's node computes them once, when the pipeline is
+// written, so a kernel reads them from its parameters rather than from the literal's bytes in
+// every row.
 struct literal_words {
-  std::uint32_t first = 0;
-  std::uint32_t second = 0;
+  static constexpr int size = 8;
+  std::uint32_t byte[size] = {};
 };
 [[nodiscard]] constexpr COLX_HOST_DEVICE literal_words words_of(string_view lit) noexcept {
-  if (lit.size_bytes() == 0) { return {}; }
-  auto const spread = [](char c) { return 0x01010101u * static_cast<unsigned char>(c); };
-  return {spread(lit.data()[0]), spread(lit.data()[lit.size_bytes() > 1 ? 1 : 0])};
+  literal_words w;
+  for (int t = 0; t < literal_words::size && t < lit.size_bytes(); ++t) {
+    w.byte[t] = 0x01010101u * static_cast<unsigned char>(lit.data()[t]);
+  }
+  return w;
 }
 
 #if defined(__CUDACC__)
@@ -53,37 +57,86 @@ __device__ __forceinline__ std::uint32_t chars_word_at(char const* chars, Index 
   }
   return x;
 }
-// The low bit of each byte of v, as 4 bits.
-__device__ __forceinline__ std::uint32_t byte_bits(std::uint32_t v) { return ((v & 0x01010101u) * 0x01020408u) >> 24; }
+// The high bit of each byte of v that is zero, and no other bit (exact: no borrow crosses bytes).
+__device__ __forceinline__ std::uint32_t zero_bytes(std::uint32_t v) {
+  return ~(((v & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | v | 0x7F7F7F7Fu);
+}
+// zero_bytes' four high bits as bits 0 to 3.
+__device__ __forceinline__ std::uint32_t byte_flags(std::uint32_t z) { return (((z >> 7) * 0x00204081u) >> 21) & 0xFu; }
 
-// Whether lit (at least one byte) starts somewhere in [b, e - lit's size] of chars, which must be
-// 4-byte aligned; the words below `readable` (bytes from chars) may be read whole. Words are read
-// 4 at a time, their loads issued together, which covers most short strings in one step.
+// Loads the 4-byte words of chars from w on into x: whole below `readable`, their loads issued
+// together; past it, as chars_word_at does, zero past `end`.
+template <int Words, class Index>
+__device__ __forceinline__ void load_words(std::uint32_t (&x)[Words], char const* chars, Index w, Index end, Index readable) {
+  if (readable - w >= 4 * Words) {
+#pragma unroll
+    for (int k = 0; k < Words; ++k) { x[k] = __ldg(reinterpret_cast<std::uint32_t const*>(chars + w + 4 * k)); }
+  } else {
+#pragma unroll
+    for (int k = 0; k < Words; ++k) { x[k] = end - w > 4 * k ? chars_word_at(chars, w + 4 * k, end, readable) : 0u; }
+  }
+}
+// starts (bit j: a match at base + j) kept for the starts in [b, last].
 template <class Index>
-__device__ bool occurs_in_words(char const* chars, Index b, Index e, Index readable, string_view lit, literal_words spread) {
-  constexpr int words = 4;
-  int const m = lit.size_bytes();
-  Index const last = e - m;  // the last possible start
-  std::uint32_t const first = spread.first;
-  std::uint32_t const second = spread.second;
-  if (last < b) { return false; }  // the row is shorter than the literal
-  for (Index base = b & ~Index{3};; base += 4 * words) {
-    std::uint32_t x[words + 1];
+__device__ __forceinline__ std::uint32_t starts_within(std::uint32_t starts, Index base, Index b, Index last) {
+  Index const lo = b - base;
+  Index const hi = last - base;
+  if (hi < 15) { starts &= (2u << hi) - 1; }
+  if (lo > 0) { starts &= ~0u << lo; }
+  return starts;
+}
+
+// The row's bytes t ahead of word k's, as a word (t known when compiling: a word, or a funnel shift).
+template <int T, int Words>
+__device__ __forceinline__ std::uint32_t ahead(std::uint32_t const (&x)[Words], int k) {
+  if constexpr (T % 4 == 0) {
+    return x[k + T / 4];
+  } else {
+    return __funnelshift_r(x[k + T / 4], x[k + T / 4 + 1], 8 * (T % 4));
+  }
+}
+
+// A literal of M bytes (1 to 8), tested at 16 start positions a step with whole-word operations
+// only: for each word, the XOR of every byte of the literal with the row's bytes M - 1 ahead
+// (funnel shifts of the words read), OR-ed, is zero exactly at a match. No branch depends on the
+// row's bytes, so a warp's lanes stay together.
+template <int M, class Index>
+__device__ bool occurs_short(char const* chars, Index b, Index e, Index readable, literal_words const& lit) {
+  constexpr int words = 4 + (M + 2) / 4;  // 16 starts and the M - 1 bytes after the last
+  Index const last = e - M;
+  for (Index base = b & ~Index{3};; base += 16) {
+    std::uint32_t x[words];
+    load_words(x, chars, base, e, readable);
+    std::uint32_t starts = 0;
 #pragma unroll
-    for (int k = 0; k <= words; ++k) { x[k] = e - base > 4 * k ? chars_word_at(chars, base + 4 * k, e, readable) : 0u; }
-    std::uint32_t starts = 0;  // bit j: the first two bytes match at base + j
-    std::uint32_t next_second = __vcmpeq4(x[0], second);
-#pragma unroll
-    for (int k = 0; k < words; ++k) {
-      std::uint32_t const here_second = next_second;
-      next_second = __vcmpeq4(x[k + 1], second);
-      std::uint32_t const pair = m > 1 ? __vcmpeq4(x[k], first) & ((here_second >> 8) | (next_second << 24)) : __vcmpeq4(x[k], first);
-      starts |= byte_bits(pair) << (4 * k);
+    for (int k = 0; k < 4; ++k) {
+      std::uint32_t v = x[k] ^ lit.byte[0];
+      [&]<int... T>(std::integer_sequence<int, T...>) {
+        ((v |= ahead<T + 1>(x, k) ^ lit.byte[T + 1]), ...);
+      }(std::make_integer_sequence<int, M - 1>{});
+      starts |= byte_flags(zero_bytes(v)) << (4 * k);
     }
-    Index const lo = b - base;
-    Index const hi = last - base;
-    if (hi < 4 * words - 1) { starts &= (2u << hi) - 1; }
-    if (lo > 0) { starts &= ~0u << lo; }
+    if (starts_within(starts, base, b, last) != 0) { return true; }
+    if (last - base < 16) { return false; }  // no start left past this step
+  }
+}
+
+// A longer literal: the positions where its first two bytes match are found as above, and only
+// those are checked byte by byte.
+template <class Index>
+__device__ bool occurs_long(char const* chars, Index b, Index e, Index readable, string_view lit, literal_words const& spread) {
+  int const m = lit.size_bytes();
+  Index const last = e - m;
+  for (Index base = b & ~Index{3};; base += 16) {
+    std::uint32_t x[5];
+    load_words(x, chars, base, e, readable);
+    std::uint32_t starts = 0;
+#pragma unroll
+    for (int k = 0; k < 4; ++k) {
+      std::uint32_t const pair = (x[k] ^ spread.byte[0]) | (__funnelshift_r(x[k], x[k + 1], 8) ^ spread.byte[1]);
+      starts |= byte_flags(zero_bytes(pair)) << (4 * k);
+    }
+    starts = starts_within(starts, base, b, last);
     while (starts != 0) {
       Index const p = base + (__ffs(starts) - 1);
       starts &= starts - 1;
@@ -91,7 +144,29 @@ __device__ bool occurs_in_words(char const* chars, Index b, Index e, Index reada
       while (t < m && chars[p + t] == lit.data()[t]) { ++t; }
       if (t >= m) { return true; }
     }
-    if (last - base < 4 * words) { return false; }  // no start left past this step
+    if (last - base < 16) { return false; }
+  }
+}
+
+// Whether lit (at least one byte) starts somewhere in [b, e - lit's size] of chars, which must be
+// 4-byte aligned; the words below `readable` (bytes from chars) may be read whole. `spread` is
+// words_of(lit). A step reads aligned words and tests 16 start positions with whole-word XORs and
+// an exact zero-byte test. (SIMD byte compares (__vcmpeq4) of two bytes, then a check of each
+// candidate byte by byte, ran 174 instructions a row with half the lanes idle: LIKE '%green%'
+// over 60M short strings was bound by issue, at 0.41 ms on the H200.)
+template <class Index>
+__device__ bool occurs_in_words(char const* chars, Index b, Index e, Index readable, string_view lit, literal_words const& spread) {
+  if (e - b < lit.size_bytes()) { return false; }  // the row is shorter than the literal
+  switch (lit.size_bytes()) {  // the same in every lane
+    case 1: return occurs_short<1>(chars, b, e, readable, spread);
+    case 2: return occurs_short<2>(chars, b, e, readable, spread);
+    case 3: return occurs_short<3>(chars, b, e, readable, spread);
+    case 4: return occurs_short<4>(chars, b, e, readable, spread);
+    case 5: return occurs_short<5>(chars, b, e, readable, spread);
+    case 6: return occurs_short<6>(chars, b, e, readable, spread);
+    case 7: return occurs_short<7>(chars, b, e, readable, spread);
+    case 8: return occurs_short<8>(chars, b, e, readable, spread);
+    default: return occurs_long(chars, b, e, readable, lit, spread);
   }
 }
 #endif
