@@ -6,7 +6,9 @@
 // - group_by(k) | aggregate(sum(v), count()) with 100 keys (uint8 codes) and 10,000 keys (int16);
 // - count_if(k == "<a key>"), the literal compared with each row's decoded value;
 // - count_if(like(k, "%7x%")), matched once per dictionary entry, against the decoded strings;
-// - sort_by(k, v): ranks of the codes radix-sorted, against the codes and the decoded strings.
+// - sort_by(k, v): ranks of the codes radix-sorted, against the codes and the decoded strings;
+// - join_rows on k against a dimension of the keys' names: the probe's dictionary mapped once into
+//   the dimension's, then codes compared, against the bare codes and the decoded strings.
 //   bench_dictionary_bench [--json bench/results/dictionary_bench.json] [--rows N]
 #include "bench_common.cuh"
 
@@ -97,6 +99,31 @@ void group_by_case(bench_context& ctx, size_type n, std::uint64_t keys) {
   ctx.report("count_if(like(decoded strings, the same))", like_plain_ms, plain_bytes - 8.0 * n, ctx.copy_gbs, "copy", eq_codes_ms);
   std::printf("    rows like: %lld dictionary, %lld strings\n", static_cast<long long>(dict_hits), static_cast<long long>(plain_hits));
 
+  // Join: every row's key looked up among the `keys` names (a dimension table), the row pairs
+  // written (join_rows): on the codes, on the dictionary key (the build side's dictionary sorted,
+  // so the probe's codes go through a map of its dictionary, made once), on the decoded strings.
+  {
+    using dim_codes = schema<field<"k", Code, not_null>>;
+    using dim_dict = schema<field<"k", dictionary<string_view, Code>, not_null>>;
+    using dim_plain = schema<field<"k", string_view, not_null>>;
+    std::vector<Code> dim(keys);
+    for (std::uint64_t k = 0; k < keys; ++k) { dim[k] = static_cast<Code>(k); }
+    frame<dim_codes> const dc(make_column(dim, ctx.stream, mr));
+    frame<dim_dict> const dd(encode<Code>(make_strings_column(key_names(keys), type_id::int32, ctx.stream, mr), ctx.stream));
+    frame<dim_plain> const dp(make_strings_column(key_names(keys), type_id::int32, ctx.stream, mr));
+    double const pair_bytes = static_cast<double>(n) * (sizeof(Code) + 8.0);  // keys read, row pairs written
+    size_type matched_codes = 0, matched_dict = 0, matched_plain = 0;
+    double const join_codes_ms = ctx.time([&] { matched_codes = join_rows(fc, dc, on("k"_c)).first.size(); }, 5);
+    ctx.report("join_rows(codes, dimension of codes)", join_codes_ms, pair_bytes, ctx.copy_gbs, "copy");
+    double const join_dict_ms = ctx.time([&] { matched_dict = join_rows(fd, dd, on("k"_c)).first.size(); }, 5);
+    ctx.report("join_rows(dictionary key, dimension over another dictionary)", join_dict_ms, pair_bytes, ctx.copy_gbs, "copy",
+               join_codes_ms);
+    double const join_plain_ms = ctx.time([&] { matched_plain = join_rows(fp, dp, on("k"_c)).first.size(); }, 3);
+    ctx.report("join_rows(decoded strings, dimension of strings)", join_plain_ms, plain_bytes - 8.0 * n + 8.0 * n, ctx.copy_gbs,
+               "copy", join_codes_ms);
+    std::printf("    rows joined: %lld codes, %lld dictionary, %lld strings\n", static_cast<long long>(matched_codes),
+                static_cast<long long>(matched_dict), static_cast<long long>(matched_plain));
+  }
   // Sort: the dictionary by the ranks of its codes (a radix sort of a code-sized key), the codes
   // themselves, the decoded strings (a merge sort comparing strings); every column moves.
   double const moved = 2.0 * code_bytes;

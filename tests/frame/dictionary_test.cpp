@@ -13,6 +13,7 @@
 #include <optional>
 #include <random>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -265,6 +266,119 @@ TEST_CASE("dictionary: joins match dictionary keys by value", "[dictionary]") {
   std::int64_t want_both = 0;
   for (auto const& v : s) { want_both += v && (*v == "b" || *v == "ok") ? 1 : 0; }
   CHECK(both.num_rows() == want_both);
+}
+
+namespace {
+// The (x, weight) pairs of a join of (s, x) rows with (s, weight) rows on s, by a host loop over the
+// values; left: a left row without a partner pairs with a null weight; nulls_equal: null keys match.
+using pair_rows = std::vector<std::pair<std::int64_t, std::optional<std::int64_t>>>;
+pair_rows pairs_by_loop(strings const& ls, std::vector<std::int64_t> const& x, strings const& rs,
+                        std::vector<std::int64_t> const& w, bool left, bool nulls_equal) {
+  pair_rows out;
+  for (std::size_t i = 0; i < ls.size(); ++i) {
+    bool found = false;
+    for (std::size_t j = 0; j < rs.size(); ++j) {
+      if ((ls[i] && rs[j] && *ls[i] == *rs[j]) || (nulls_equal && !ls[i] && !rs[j])) {
+        out.emplace_back(x[i], w[j]);
+        found = true;
+      }
+    }
+    if (left && !found) { out.emplace_back(x[i], std::nullopt); }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+template <class F>
+pair_rows pairs_of(F const& joined) {
+  auto const x = colx::to_optional_vector(joined["x"_c].view());
+  auto const w = colx::to_optional_vector(joined["weight"_c].view());
+  pair_rows out;
+  for (std::size_t i = 0; i < x.size(); ++i) { out.emplace_back(x[i].value(), w[i]); }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+}  // namespace
+
+// A dictionary key on the build side is keyed on its codes (frame/join/dictionary_keys.hpp): the
+// probe reads its own dictionary's codes mapped into the build side's, its codes as they are when
+// both share one dictionary, or each row's code looked up when its key is plain strings. Every way
+// against a host loop over the values: inner, left, semi and anti joins, null keys (with and
+// without nulls_equal), values on one side only, a second key, an unaligned slice, empty sides.
+TEST_CASE("dictionary: joins on dictionary keys compare codes, mapped between dictionaries", "[dictionary]") {
+  using weights = colx::schema<colx::field<"s", flag>, colx::field<"weight", std::int64_t>>;
+  using plain_left = colx::schema<colx::field<"s", colx::string_view>, colx::field<"x", std::int64_t>>;
+  using wide_flag = colx::dictionary<colx::string_view, std::int32_t>;
+  using wide = colx::schema<colx::field<"s", wide_flag>, colx::field<"x", std::int64_t>>;
+  for (colx::size_type const n : {0, 1, 7, 1000}) {
+    CAPTURE(n);
+    strings const ls = random_strings(n, 61, 8);
+    auto const x = random_values(n, 62);
+    // The right side lacks some of the left's values and has one the left lacks.
+    strings const rs{"north", "b", std::nullopt, "ok", "nowhere", "b", "héllo"};
+    std::vector<std::int64_t> const w{1, 10, 100, 1000, 10000, 100000, 1000000};
+    auto const right = colx::frame<weights>(colx::encode<std::uint8_t>(colx::make_strings_column(rs)), colx::make_column(w));
+    auto const left = coded_frame(ls, x);
+    // The build side keys on codes: one word a key, held in the table's slots.
+    static_assert(decltype(colx::build(right, colx::on("s"_c)))::key_columns::packed);
+    SECTION("two dictionaries") {
+      CHECK(pairs_of(left | colx::join(right, colx::on("s"_c))) == pairs_by_loop(ls, x, rs, w, false, false));
+      CHECK(pairs_of(left | colx::join<colx::join_kind::left>(right, colx::on("s"_c))) ==
+            pairs_by_loop(ls, x, rs, w, true, false));
+      colx::join_options same_nulls;
+      same_nulls.nulls_equal = true;
+      CHECK(pairs_of(left | colx::join(right, colx::on("s"_c), same_nulls)) == pairs_by_loop(ls, x, rs, w, false, true));
+      auto const [lrows, rrows] = colx::join_rows(left, right, colx::on("s"_c));
+      CHECK(static_cast<std::size_t>(lrows.size()) == pairs_by_loop(ls, x, rs, w, false, false).size());
+      std::int64_t semi = 0;
+      for (auto const& v : ls) {
+        semi += v && std::find(rs.begin(), rs.end(), v) != rs.end() ? 1 : 0;
+      }
+      CHECK((left | colx::join<colx::join_kind::semi>(right, colx::on("s"_c))).num_rows() == semi);
+      CHECK((left | colx::join<colx::join_kind::anti>(right, colx::on("s"_c))).num_rows() == n - semi);
+      // Codes of another width on the probe side.
+      auto const wide_left = colx::frame<wide>(colx::encode<std::int32_t>(colx::make_strings_column(ls)), colx::make_column(x));
+      CHECK(pairs_of(wide_left | colx::join(right, colx::on("s"_c))) == pairs_by_loop(ls, x, rs, w, false, false));
+    }
+    SECTION("one dictionary, the codes as they are") {
+      std::vector<colx::dictionary_column<colx::string_view, std::uint8_t>> both;
+      both.push_back(colx::encode<std::uint8_t>(colx::make_strings_column(ls)));
+      both.push_back(colx::encode<std::uint8_t>(colx::make_strings_column(rs)));
+      auto const unified = colx::unify_dictionaries(std::span<colx::dictionary_column<colx::string_view, std::uint8_t> const>(both));
+      auto const l1 = colx::frame<coded>(unified[0], colx::make_column(x));
+      auto const r1 = colx::frame<weights>(unified[1], colx::make_column(w));
+      CHECK(pairs_of(l1 | colx::join<colx::join_kind::left>(r1, colx::on("s"_c))) == pairs_by_loop(ls, x, rs, w, true, false));
+    }
+    SECTION("plain strings against a dictionary") {
+      auto const plain_probe = colx::frame<plain_left>(colx::make_strings_column(ls), colx::make_column(x));
+      CHECK(pairs_of(plain_probe | colx::join(right, colx::on("s"_c))) == pairs_by_loop(ls, x, rs, w, false, false));
+      colx::join_options same_nulls;
+      same_nulls.nulls_equal = true;
+      CHECK(pairs_of(plain_probe | colx::join<colx::join_kind::left>(right, colx::on("s"_c), same_nulls)) ==
+            pairs_by_loop(ls, x, rs, w, true, true));
+    }
+    SECTION("a second key, and an unaligned slice of the probe") {
+      using keyed = colx::schema<colx::field<"s", flag>, colx::field<"k", std::int32_t>, colx::field<"weight", std::int64_t>>;
+      std::vector<std::int32_t> const rk{0, 1, 0, 1, 0, 0, 1};
+      auto const right2 = colx::frame<keyed>(colx::encode<std::uint8_t>(colx::make_strings_column(rs)), colx::make_column(rk),
+                                             colx::make_column(w));
+      std::vector<std::int32_t> lk;
+      for (colx::size_type i = 0; i < n; ++i) { lk.push_back(static_cast<std::int32_t>(x[static_cast<std::size_t>(i)] & 1)); }
+      using left_keyed = colx::schema<colx::field<"s", flag>, colx::field<"k", std::int32_t>, colx::field<"x", std::int64_t>>;
+      auto const left2 = colx::frame<left_keyed>(colx::encode<std::uint8_t>(colx::make_strings_column(ls)), colx::make_column(lk),
+                                                 colx::make_column(x));
+      colx::size_type const from = n > 3 ? 3 : 0;
+      auto const sliced = left2.slice(from, n);
+      pair_rows want;
+      for (colx::size_type i = from; i < n; ++i) {
+        auto const u = static_cast<std::size_t>(i);
+        for (std::size_t j = 0; j < rs.size(); ++j) {
+          if (ls[u] && rs[j] && *ls[u] == *rs[j] && lk[u] == rk[j]) { want.emplace_back(x[u], w[j]); }
+        }
+      }
+      std::sort(want.begin(), want.end());
+      CHECK(pairs_of(sliced | colx::join(right2, colx::on("s"_c, "k"_c))) == want);
+    }
+  }
 }
 
 TEST_CASE("dictionary: a comparison with a string literal finds the literal's code once and compares codes", "[dictionary]") {

@@ -117,7 +117,8 @@ std::optional<dictionary_column<V, Code>> encode_by_hashing(C const& c, values_f
                values.num_rows(), " distinct values do not fit codes of type ", to_string(type_to_id<Code>), "; use a wider Code");
   auto const dictionary = run(values, sort_by("value"_c), stream, mr);
   auto const built = build(dictionary, on("value"_c), join_options{}, stream);
-  auto const probe = make_probe<join_kind::left>(f, expr::row_marker{}, built, on("value"_c), "encode");
+  probe_key_codes none;  // plain values: no arrays
+  auto const probe = make_probe<join_kind::left>(f, expr::row_marker{}, built, on("value"_c), "encode", none, stream);
   uvector<Code> codes(f.num_rows(), stream, mr);
   on_backend(f.kind(), stream, [&](auto const& exec) {
     exec.for_each_n(f.num_rows(), code_of_row_fn<Code, std::remove_cvref_t<decltype(probe)>>{probe, codes.data()});

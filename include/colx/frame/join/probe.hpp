@@ -23,6 +23,7 @@ template <join_kind How, class ProbeInputs, class Pred, class ProbeKeys, class B
 struct probe_fn {
   ProbeInputs in;
   Pred pred;
+  ProbeKeys keys;  // over their own inputs: a key the build side keys on codes reads codes
   BuildKeys build;
   std::uint64_t const* slots;
   std::uint64_t mask;
@@ -35,7 +36,6 @@ struct probe_fn {
   // visit(build_row, k) for the k-th match of probe row i; returns the number of matches.
   template <class Visit>
   COLX_HOST_DEVICE size_type for_each_match(size_type i, Visit const& visit) const {
-    ProbeKeys const keys{in};
     if (!nulls_equal && !keys.all_valid(i)) { return 0; }
     size_type matches = 0;
     if constexpr (BuildKeys::packed) {

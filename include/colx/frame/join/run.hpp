@@ -21,20 +21,88 @@ auto project(Inputs const& in, std::index_sequence<I...>) {
   return tuple(get<I>(in)...);
 }
 
+template <class BuildValue, class ProbeValue>
+uvector<std::int32_t> build_codes_of(any_column const& build_dictionary, any_column const& probe_values, memory_kind kind,
+                                     stream_ref stream);
+
+// Where each coded probe key reads its codes (join/dictionary_keys.hpp): a map of its dictionary's
+// entries to the build side's codes (none where both share the dictionary), or each row's code
+// for a key of plain values. The arrays go into `codes`.
+template <class ProbeKeys, class ProbeFrame, class Build>
+auto probe_key_arrays(ProbeFrame const& left, Build const& built, probe_key_codes& codes, stream_ref stream) {
+  std::array<std::int32_t const*, ProbeFrame::schema_type::size> where{};
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    auto const one = [&]<std::size_t k>(std::integral_constant<std::size_t, k>) {
+      using build_key = std::tuple_element_t<k, tuple_types_t<typename Build::bound_keys>>;
+      using probe_key = std::tuple_element_t<k, tuple_types_t<ProbeKeys>>;
+      if constexpr (dictionary_key_v<build_key>) {
+        auto const& r = built.frame().template column_at<build_key::position>();
+        auto const& l = left.template column_at<probe_key::position>();
+        using build_value = typename build_key::element_type::value_type;
+        if constexpr (dictionary_key_v<probe_key>) {
+          if (l.dictionary().data().read() == r.dictionary().data().read() && l.dictionary_size() == r.dictionary_size()) {
+            return;  // one dictionary: the codes as they are
+          }
+          using probe_value = typename probe_key::element_type::value_type;
+          codes.arrays.push_back(build_codes_of<build_value, probe_value>(r.dictionary(), l.dictionary(), left.kind(), stream));
+        } else {
+          codes.arrays.push_back(
+              build_codes_of<build_value, typename probe_key::element_type>(r.dictionary(), l.untyped(), left.kind(), stream));
+        }
+        where[probe_key::position] = codes.arrays.back().data();
+      }
+    };
+    (one(std::integral_constant<std::size_t, K>{}), ...);
+  }(std::make_index_sequence<std::tuple_size_v<tuple_types_t<ProbeKeys>>>{});
+  return where;
+}
+
 // The probe of `left` (its pending filter bound to its schema) against the build side, once both
 // sides are known to live where one backend reaches them; `op` names the call in the message.
+// Arrays the probe reads (join/dictionary_keys.hpp) go into `codes`, which the caller keeps as
+// long as the probe.
 template <join_kind How, class ProbeFrame, class Pred, class Build, class... L>
-auto make_probe(ProbeFrame const& left, Pred const& unbound_pred, Build const& built, join_keys<L...>, char const* op) {
+auto make_probe(ProbeFrame const& left, Pred const& unbound_pred, Build const& built, join_keys<L...>, char const* op,
+                probe_key_codes& codes, stream_ref stream) {
   using probe_schema = typename ProbeFrame::schema_type;
-  using probe_keys = key_columns<typename ProbeFrame::inputs_type, bound_keys_t<probe_schema, L...>>;
+  using bound = bound_keys_t<probe_schema, L...>;
+  using side = probe_side_keys<typename ProbeFrame::inputs_type, bound, typename Build::bound_keys>;
+  using probe_keys = key_columns<typename side::inputs, typename side::leaves>;
   auto const pred = expr::bind<probe_schema>(unbound_pred);
   using probe_t = probe_fn<How, typename ProbeFrame::inputs_type, std::remove_cvref_t<decltype(pred)>, probe_keys,
                            typename Build::key_columns>;
   auto const& right = built.frame();
   COLX_EXPECTS(is_host_accessible(left.kind()) == is_host_accessible(right.kind()), op, ": the left frame lives in ",
                to_string(left.kind()), " memory, the right in ", to_string(right.kind()));
-  return probe_t{left.inputs(), pred, typename Build::key_columns{right.inputs()}, built.slots(), built.mask(),
-                 built.options().nulls_equal};
+  auto const where = probe_key_arrays<bound>(left, built, codes, stream);
+  return probe_t{left.inputs(), pred, probe_keys{side::make(left.inputs(), where)}, typename Build::key_columns{built.key_inputs()},
+                 built.slots(), built.mask(), built.options().nulls_equal};
+}
+
+// Row i's code in the build side's dictionary: the entry its value matched, -1 for none.
+template <class Probe>
+struct build_code_fn {
+  Probe probe;
+  std::int32_t* out;
+  COLX_HOST_DEVICE void operator()(size_type i) const { out[i] = static_cast<std::int32_t>(only_match(probe, i)); }
+};
+
+// For each value of `probe_values`, the entry of `build_dictionary` that holds it (its code), -1
+// where none does: a join of the values on the dictionary, whose values are distinct.
+template <class BuildValue, class ProbeValue>
+uvector<std::int32_t> build_codes_of(any_column const& build_dictionary, any_column const& probe_values, memory_kind kind,
+                                     stream_ref stream) {
+  using namespace colx::literals;
+  frame<schema<field<"value", BuildValue>>> const entries{column_storage_t<BuildValue>{any_column(build_dictionary)}};
+  frame<schema<field<"value", ProbeValue>>> const values{column_storage_t<ProbeValue>{any_column(probe_values)}};
+  auto const built = build(entries, on("value"_c), join_options{}, stream);
+  probe_key_codes none;  // plain values: no arrays
+  auto const probe = make_probe<join_kind::left>(values, expr::row_marker{}, built, on("value"_c), "join", none, stream);
+  uvector<std::int32_t> out(values.num_rows(), stream, get_current_resource(kind));
+  on_backend(kind, stream, [&](auto const& exec) {
+    exec.for_each_n(values.num_rows(), build_code_fn<std::remove_cvref_t<decltype(probe)>>{probe, out.data()});
+  });
+  return out;
 }
 
 template <join_kind How, class Suffixes, class ProbeFrame, class Pred, class Build, class... L>
@@ -46,7 +114,8 @@ auto join_frames(ProbeFrame const& left, Pred const& unbound_pred, Build const& 
   using build_schema = typename build_frame::schema_type;
   using layout = join_layout<How, probe_schema, build_schema, join_keys<L...>, typename Build::keys_type, Suffixes>;
   using out_schema = typename layout::schema_type;
-  auto const probe = make_probe<How>(left, unbound_pred, built, join_keys<L...>{}, "join");
+  probe_key_codes codes;
+  auto const probe = make_probe<How>(left, unbound_pred, built, join_keys<L...>{}, "join", codes, stream);
   build_frame const& right = built.frame();
   probe_passes<How, std::remove_cvref_t<decltype(probe)>> passes(probe, built, left.num_rows(), left.kind(), stream);
   auto const types = [&]<std::size_t... I>(std::index_sequence<I...>) {
@@ -123,7 +192,8 @@ std::pair<uvector<size_type>, uvector<size_type>> join_rows_impl(ProbeFrame cons
                                                                  resource_ref mr) {
   static_assert(join_key_check<typename ProbeFrame::schema_type, typename Build::frame_type::schema_type, join_keys<L...>,
                                typename Build::keys_type>::ok);
-  auto const probe = make_probe<How>(left, unbound_pred, built, join_keys<L...>{}, "join_rows");
+  probe_key_codes codes;
+  auto const probe = make_probe<How>(left, unbound_pred, built, join_keys<L...>{}, "join_rows", codes, stream);
   probe_passes<How, std::remove_cvref_t<decltype(probe)>> passes(probe, built, left.num_rows(), left.kind(), stream);
   uvector<size_type> left_rows(passes.most(), stream, mr);
   uvector<size_type> right_rows(passes.most(), stream, mr);

@@ -61,7 +61,8 @@ LeftFrame semi_join_by_left(LeftFrame const& left, RightSource const& right, Lef
   spill_lock_scope const spill_lock(stream);  // the columns read here stay put until the work is done
   auto const built = build(left, LeftKeys{}, options, stream);
   auto const& right_rows = unfiltered_source(right);
-  auto const probe = make_probe<join_kind::semi>(right_rows, predicate_of_source(right), built, RightKeys{}, "join");
+  probe_key_codes codes;
+  auto const probe = make_probe<join_kind::semi>(right_rows, predicate_of_source(right), built, RightKeys{}, "join", codes, stream);
   size_type const n = left.num_rows();
   resource_ref const scratch = get_current_resource(left.kind());
   uvector<unsigned> marked(n, stream, scratch);

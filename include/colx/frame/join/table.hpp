@@ -11,6 +11,7 @@
 #include <colx/exec/row_keys.hpp>
 #include <colx/expr/packed_keys.hpp>
 #include <colx/frame/frame.hpp>
+#include <colx/frame/join/dictionary_keys.hpp>
 #include <colx/frame/join/options.hpp>
 #include <colx/memory/copy_bytes.hpp>
 #include <colx/memory/uvector.hpp>
@@ -161,7 +162,9 @@ class join_build {
   using frame_type = Frame;
   using keys_type = join_keys<Keys...>;
   using bound_keys = detail::bound_keys_t<typename Frame::schema_type, Keys...>;
-  using key_columns = detail::key_columns<typename Frame::inputs_type, bound_keys>;
+  // A dictionary key is keyed on its codes (join/dictionary_keys.hpp).
+  using key_side = detail::build_side_keys<typename Frame::inputs_type, bound_keys>;
+  using key_columns = detail::key_columns<typename key_side::inputs, typename key_side::leaves>;
 
   join_build(Frame f, join_options options, stream_ref stream)
       : _frame(std::move(f)), _options(options),
@@ -178,7 +181,7 @@ class join_build {
     detail::fill_bytes(flags.data(), _frame.kind(), 0, sizeof(unsigned), stream);
     on_backend(_frame.kind(), stream, [&](auto const& exec) {
       exec.for_each_n(_slots->size(), detail::fill_entries_fn{_slots->data()});
-      exec.for_each_n(_frame.num_rows(), detail::build_entries_fn<key_columns>{key_columns{_frame.inputs()}, _slots->data(),
+      exec.for_each_n(_frame.num_rows(), detail::build_entries_fn<key_columns>{key_columns{key_inputs()}, _slots->data(),
                                                                               _mask, _options.nulls_equal, flags.data()});
     });
     unsigned const raised = flags.element(0, stream);
@@ -188,6 +191,8 @@ class join_build {
   }
 
   [[nodiscard]] Frame const& frame() const noexcept { return _frame; }
+  // What the table's keys were read from: the frame's inputs, dictionary keys as their codes.
+  [[nodiscard]] typename key_side::inputs key_inputs() const { return key_side::make(_frame.inputs(), {}); }
   [[nodiscard]] join_options options() const noexcept { return _options; }
   [[nodiscard]] std::uint64_t const* slots() const noexcept { return _slots->data(); }
   [[nodiscard]] std::uint64_t mask() const noexcept { return _mask; }
