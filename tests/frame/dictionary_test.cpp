@@ -303,7 +303,7 @@ pair_rows pairs_of(F const& joined) {
 // probe reads its own dictionary's codes mapped into the build side's, its codes as they are when
 // both share one dictionary, or each row's code looked up when its key is plain strings. Every way
 // against a host loop over the values: inner, left, semi and anti joins, null keys (with and
-// without nulls_equal), values on one side only, a second key, an unaligned slice, empty sides.
+// without nulls_equal), values on one side only, a second key, a slice, empty sides.
 TEST_CASE("dictionary: joins on dictionary keys compare codes, mapped between dictionaries", "[dictionary]") {
   using weights = colx::schema<colx::field<"s", flag>, colx::field<"weight", std::int64_t>>;
   using plain_left = colx::schema<colx::field<"s", colx::string_view>, colx::field<"x", std::int64_t>>;
@@ -356,7 +356,19 @@ TEST_CASE("dictionary: joins on dictionary keys compare codes, mapped between di
       CHECK(pairs_of(plain_probe | colx::join<colx::join_kind::left>(right, colx::on("s"_c), same_nulls)) ==
             pairs_by_loop(ls, x, rs, w, true, true));
     }
-    SECTION("a second key, and an unaligned slice of the probe") {
+    SECTION("empty dictionaries: all-null keys on either side") {
+      strings const none(static_cast<std::size_t>(n), std::nullopt);
+      auto const null_left = coded_frame(none, x);
+      CHECK(pairs_of(null_left | colx::join<colx::join_kind::left>(right, colx::on("s"_c))) ==
+            pairs_by_loop(none, x, rs, w, true, false));
+      strings const null_rs(rs.size(), std::nullopt);
+      auto const null_right = colx::frame<weights>(colx::encode<std::uint8_t>(colx::make_strings_column(null_rs)), colx::make_column(w));
+      CHECK(pairs_of(left | colx::join(null_right, colx::on("s"_c))) == pairs_by_loop(ls, x, null_rs, w, false, false));
+      auto const plain_probe = colx::frame<plain_left>(colx::make_strings_column(ls), colx::make_column(x));
+      CHECK(pairs_of(plain_probe | colx::join<colx::join_kind::left>(null_right, colx::on("s"_c))) ==
+            pairs_by_loop(ls, x, null_rs, w, true, false));
+    }
+    SECTION("a second key, and a slice of the probe") {
       using keyed = colx::schema<colx::field<"s", flag>, colx::field<"k", std::int32_t>, colx::field<"weight", std::int64_t>>;
       std::vector<std::int32_t> const rk{0, 1, 0, 1, 0, 0, 1};
       auto const right2 = colx::frame<keyed>(colx::encode<std::uint8_t>(colx::make_strings_column(rs)), colx::make_column(rk),
@@ -379,6 +391,24 @@ TEST_CASE("dictionary: joins on dictionary keys compare codes, mapped between di
       CHECK(pairs_of(sliced | colx::join(right2, colx::on("s"_c, "k"_c))) == want);
     }
   }
+}
+
+// Codes of uint8 past 127 read as 128 to 255, on both sides.
+TEST_CASE("dictionary: a join on uint8 codes of 250 values, over two dictionaries", "[dictionary]") {
+  using weights = colx::schema<colx::field<"s", flag>, colx::field<"weight", std::int64_t>>;
+  strings ls, rs;
+  std::vector<std::int64_t> x, w;
+  for (int i = 0; i < 1000; ++i) {
+    ls.emplace_back("v" + std::to_string(i * 7 % 250));
+    x.push_back(i);
+  }
+  for (int i = 0; i < 250; i += 3) {
+    rs.emplace_back("v" + std::to_string(249 - i));
+    w.push_back(i);
+  }
+  auto const left = coded_frame(ls, x);
+  auto const right = colx::frame<weights>(colx::encode<std::uint8_t>(colx::make_strings_column(rs)), colx::make_column(w));
+  CHECK(pairs_of(left | colx::join<colx::join_kind::left>(right, colx::on("s"_c))) == pairs_by_loop(ls, x, rs, w, true, false));
 }
 
 TEST_CASE("dictionary: a comparison with a string literal finds the literal's code once and compares codes", "[dictionary]") {

@@ -168,6 +168,11 @@ template <class Pred>
 [[nodiscard]] constexpr COLX_HOST_DEVICE auto stages_of(Pred const& pred) {
   return detail::merge_columns(detail::conjuncts(pred));
 }
+// (The stages refer to pred's nodes: a temporary predicate would leave them dangling.)
+template <class Pred>
+auto stages_of(Pred&& pred)
+  requires(!std::is_lvalue_reference_v<Pred>)
+= delete;
 template <class Pred>
 inline constexpr int stage_count_v = detail::list_size<decltype(stages_of(std::declval<Pred const&>()))>;
 // How many rows a fold tests stage by stage at once: eight, each stage's loads in flight together,

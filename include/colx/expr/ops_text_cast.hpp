@@ -8,6 +8,7 @@
 #include <colx/types/chrono.hpp>
 #include <colx/types/dec.hpp>
 #include <colx/types/text_format.hpp>
+#include <colx/types/text_format_float.hpp>
 #include <colx/types/text_parse.hpp>
 
 #include <type_traits>
@@ -46,6 +47,8 @@ constexpr COLX_HOST_DEVICE auto format_text(A a) {
     return text::bool_text{a};
   } else if constexpr (std::is_integral_v<A>) {
     return text::integer_text<A>{a};
+  } else if constexpr (std::is_floating_point_v<A>) {
+    return text::floating_text<A>(a);
   } else if constexpr (dec_type<A>) {
     return text::decimal_text<A>{a.unscaled};
   } else if constexpr (std::is_same_v<A, date32>) {
@@ -54,8 +57,8 @@ constexpr COLX_HOST_DEVICE auto format_text(A a) {
                        std::is_same_v<A, timestamp<A::unit>>) {
     return text::timestamp_text<A::unit>{a.ticks};
   } else {
-    static_assert(dependent_false<A>, "colx::cast<colx::string_view>(x): x is a string, an integer, a bool, a colx::dec<P, S>, "
-                                      "a date or a timestamp (floating-point text is not supported yet)");
+    static_assert(dependent_false<A>, "colx::cast<colx::string_view>(x): x is a string, an integer, a bool, a float, a double, a colx::dec<P, S>, "
+                                      "a date or a timestamp");
     return string_view{};
   }
 }

@@ -2,8 +2,7 @@
 #pragma once
 // Values written as text, as DuckDB's CAST(x AS VARCHAR) writes them: computed strings
 // (expr/ops_text.hpp's contract: size_bytes, then write_to) for integers, booleans, decimals,
-// dates and timestamps. Floating-point values are not among them yet (their shortest round-trip
-// digits need an algorithm of their own, such as Ryu).
+// dates and timestamps. Floats and doubles: types/text_format_float.hpp.
 #include <colx/core/config.hpp>
 #include <colx/types/chrono.hpp>
 #include <colx/types/dec.hpp>

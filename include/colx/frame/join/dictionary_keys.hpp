@@ -94,6 +94,19 @@ template <class... Views, class... Keys, bool... Coded>
 struct side_keys<tuple<Views...>, tuple<Keys...>, std::integer_sequence<bool, Coded...>> {
   static constexpr std::array<bool, sizeof...(Keys)> coded{Coded...};
   static constexpr auto positions = coded_positions<sizeof...(Views), std::tuple<Keys...>>(coded, std::index_sequence_for<Keys...>{});
+  // A column read as codes holds one key's codes: it may not be a second key.
+  static constexpr bool one_key_a_coded_column = [] {
+    std::array<std::size_t, sizeof...(Keys)> const at{Keys::position...};
+    for (std::size_t k = 0; k < at.size(); ++k) {
+      for (std::size_t j = 0; j < at.size(); ++j) {
+        if (j != k && at[j] == at[k] && positions[at[k]]) { return false; }
+      }
+    }
+    return true;
+  }();
+  static_assert(one_key_a_coded_column,
+                "colx::join: one column is two keys of this join, and one of them is matched to a dictionary key, which "
+                "reads the column as codes; copy the column under a second name for the second key");
   template <std::size_t J, class View>
   using view_at = std::conditional_t<positions[J], typename codes_view_of<View>::type, View>;
   template <class Seq>
@@ -154,6 +167,22 @@ struct probe_side<Inputs, tuple<L...>, tuple<B...>> {
 };
 template <class Inputs, class ProbeKeys, class BuildKeys>
 using probe_side_keys = typename probe_side<Inputs, ProbeKeys, BuildKeys>::type;
+
+// Whether two dictionaries are one: the same buffers sliced alike, children too, of one type. (Not
+// only the same chars: two slices of one imported Arrow string array share those, each with
+// offsets of its own.)
+inline bool same_dictionary(any_column const& a, any_column const& b) {
+  auto const same = [](shared_buffer const& x, shared_buffer const& y) {
+    return x.size() == y.size() && (x.empty() || (x.shares_memory_with(y) && x.read() == y.read()));
+  };
+  if (!(a.type() == b.type()) || a.size() != b.size() || !same(a.data(), b.data()) || a.children().size() != b.children().size()) {
+    return false;
+  }
+  for (std::size_t i = 0; i < a.children().size(); ++i) {
+    if (!same_dictionary(a.children()[i], b.children()[i])) { return false; }
+  }
+  return true;
+}
 
 // Arrays a probe's key inputs point into (maps of dictionaries, rows' codes): they live as long as
 // the probe, which its caller holds beside it.

@@ -10,6 +10,7 @@
 #include <colx/frame/pipeline.hpp>
 
 #include <array>
+#include <limits>
 #include <cstddef>
 #include <type_traits>
 #include <utility>
@@ -39,12 +40,20 @@ auto probe_key_arrays(ProbeFrame const& left, Build const& built, probe_key_code
         auto const& r = built.frame().template column_at<build_key::position>();
         auto const& l = left.template column_at<probe_key::position>();
         using build_value = typename build_key::element_type::value_type;
+        COLX_EXPECTS(r.dictionary_size() <= std::numeric_limits<std::int32_t>::max(), "join: a dictionary key of ",
+                     r.dictionary_size(), " entries; at most 2^31 - 1 join on their codes");
         if constexpr (dictionary_key_v<probe_key>) {
-          if (l.dictionary().data().read() == r.dictionary().data().read() && l.dictionary_size() == r.dictionary_size()) {
-            return;  // one dictionary: the codes as they are
+          // One dictionary: the codes as they are. An empty one: no valid row (an empty build
+          // dictionary: every build row null, which no valid code equals; an empty probe one: no
+          // code to look up).
+          if (same_dictionary(l.dictionary(), r.dictionary()) || l.dictionary_size() == 0 || r.dictionary_size() == 0) {
+            return;
           }
           using probe_value = typename probe_key::element_type::value_type;
           codes.arrays.push_back(build_codes_of<build_value, probe_value>(r.dictionary(), l.dictionary(), left.kind(), stream));
+        } else if (r.dictionary_size() == 0) {  // nothing to find: every row -1
+          codes.arrays.emplace_back(left.num_rows(), stream, get_current_resource(left.kind()));
+          fill_bytes(codes.arrays.back().data(), left.kind(), 0xFF, codes.arrays.back().size() * sizeof(std::int32_t), stream);
         } else {
           codes.arrays.push_back(
               build_codes_of<build_value, typename probe_key::element_type>(r.dictionary(), l.untyped(), left.kind(), stream));
@@ -139,7 +148,7 @@ auto join_frames(ProbeFrame const& left, Pred const& unbound_pred, Build const& 
   [&]<std::size_t... B, std::size_t... P>(std::index_sequence<B...>, std::index_sequence<P...>) {
     [[maybe_unused]] auto const check = [&](auto const& l, auto const& r, std::string_view name) {
       if constexpr (requires { l.dictionary(); }) {
-        COLX_EXPECTS(l.dictionary().data().read() == r.dictionary().data().read(), "join: the key \"", name,
+        COLX_EXPECTS(same_dictionary(l.dictionary(), r.dictionary()), "join: the key \"", name,
                      "\" is a dictionary column over different dictionaries on the two sides, and a right or full join "
                      "writes both sides' codes into one column: recode both over one dictionary (colx::unify_dictionaries) first");
       }
