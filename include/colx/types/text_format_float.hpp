@@ -4,7 +4,10 @@
 // also Python's repr): the shortest digits that read back as the same value, the nearest such
 // when several are as short; fixed notation for a first digit at 10^-4 to 10^15 ("0.0001",
 // "100.0", "1000000000000000.0"), else scientific with two exponent digits at least ("1e-05",
-// "1e+16", "1.7976931348623157e+308"); "nan", "inf", "-inf", "-0.0".
+// "1e+16", "1.7976931348623157e+308"); "nan", "inf", "-inf", "-0.0". A float's digits read back
+// under any rounding of ties (its gap's ends never count); DuckDB writes some integral floats
+// above 2^28 with all their digits ("361498816.0" where this writes the shorter "361498820.0",
+// about 1% of random floats), and this follows the rule, not that.
 //
 // The digits come from Burger and Dybvig's free-format algorithm ("Printing Floating-Point Numbers
 // Quickly and Accurately", 1996) over exact integers: the value and the half-gaps to its
