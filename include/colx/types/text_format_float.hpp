@@ -230,6 +230,7 @@ struct floating_text {
   bool nan = false;
   detail::shortest_digits d{};  // count 0: zero
 
+  constexpr floating_text() noexcept = default;  // 0.0 (a null row's, in a kernel's row of values)
   explicit constexpr COLX_HOST_DEVICE floating_text(F v) noexcept {
     detail::float_parts<F> const parts(v);
     negative = parts.negative && !parts.nan;
