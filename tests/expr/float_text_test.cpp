@@ -29,6 +29,14 @@ struct float_case {
 };
 // double bits, CAST(x AS VARCHAR) by DuckDB 2.0.1
 constexpr double_case double_cases[] = {
+    // Ties between two shortest texts: the even digit.
+    {0x3e60000000000000ull, "2.9802322387695312e-08"},
+    {0x4310000000000001ull, "1125899906842624.2"},
+    {0x4301b66687b7abb6ull, "623203260495222.8"},
+    {0x431fffffffffffffull, "2251799813685247.8"},
+    // Three exponent digits, the last below 1e16, just under 1e-4.
+    {0x54b249ad2594c37dull, "1e+100"},
+    {0x4341c37937e07fffull, "9999999999999998.0"},
     {0x51c9bc701e7ea419ull, "9.999338659039628e+85"},
     {0xf38b2ffc80a4df5aull, "-3.8018489838888254e+248"},
     {0xa5aec7978306d03bull, "-3.5523487794838177e-127"},
@@ -240,6 +248,12 @@ constexpr double_case double_cases[] = {
 };
 // float bits, CAST(x AS VARCHAR) by DuckDB 2.0.1
 constexpr float_case float_cases[] = {
+    // Zeros, infinities, the largest subnormal.
+    {0x00000000u, "0.0"},
+    {0x80000000u, "-0.0"},
+    {0x7f800000u, "inf"},
+    {0xff800000u, "-inf"},
+    {0x007fffffu, "1.1754942e-38"},
     {0x5377899au, "1063165500000.0"},
     {0xe9f91484u, "-3.7639926e+25"},
     {0x1f124a78u, "3.0978302e-20"},

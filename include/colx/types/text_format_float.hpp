@@ -12,7 +12,7 @@
 // The digits come from Burger and Dybvig's free-format algorithm ("Printing Floating-Point Numbers
 // Quickly and Accurately", 1996) over exact integers: the value and the half-gaps to its
 // neighbours as fractions r/s, m+/s, m-/s, digits taken while no shorter number lies within the
-// gaps. The integers reach about 1,140 bits for the smallest and largest doubles, so they are a
+// gaps. The integers reach about 1,090 bits for the smallest doubles, so they are a
 // fixed array of words in the thread's memory: exact on host and device alike, and slow (a few
 // microseconds a value). Writing numbers as text is an edge of a pipeline, not its inner loop.
 #include <colx/core/bit_cast.hpp>
@@ -186,18 +186,24 @@ constexpr COLX_HOST_DEVICE shortest_digits shortest(float_parts<F> const& v) noe
     }
     bool const low = even ? compare(r, m_minus) <= 0 : compare(r, m_minus) < 0;
     bool const high = even ? compare_sum(r, m_plus, s) >= 0 : compare_sum(r, m_plus, s) > 0;
-    bool tie = false;  // the value is as near to d as to d + 1
+    // Both d and d + 1 read back: the nearer. On a tie a double takes the even digit (as Python
+    // and DuckDB do); a float writes one more digit, its value's last (a 5), as DuckDB does.
+    bool tie = false;
     if (low && high) {
       big_uint twice = r;
       twice.mul_small(2);
       int const c = compare(twice, s);
-      tie = c == 0;
-      d += c < 0 ? 0 : 1;
+      if (c > 0) {
+        d += 1;
+      } else if (c == 0) {
+        if constexpr (std::is_same_v<F, float>) {
+          tie = true;
+        } else {
+          d += d & 1;
+        }
+      }
     } else if (high) {
       d += 1;
-    }
-    if (tie) {  // neither is nearer: one more digit, the value's last (a 5), as DuckDB writes it
-      d -= 1;
     }
     out.digits = out.digits * 10 + static_cast<std::uint64_t>(d);
     ++out.count;
