@@ -375,6 +375,18 @@ T from_bits(U bits) {
   return v;
 }
 
+// Casts f's column "x" to text and checks each row against `want`.
+template <class F>
+void check_texts(F const& f, std::vector<std::optional<std::string>> const& want) {
+  auto const r = f | colx::with_columns(colx::cast<colx::string_view>("x"_c).as<"t">());
+  auto const got = colx::to_strings(r["t"_c].view());
+  REQUIRE(got.size() == want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    CAPTURE(i, want[i]);
+    CHECK(got[i] == want[i]);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("casts to text: doubles and floats as DuckDB writes them, the shortest digits that read back", "[expr][strings]") {
@@ -394,13 +406,7 @@ TEST_CASE("casts to text: doubles and floats as DuckDB writes them, the shortest
     want.emplace_back(std::nullopt);
     using S = colx::schema<colx::field<"x", double>>;
     colx::frame<S> const f(colx::make_column(values, {}, colx::test::backend_resource()));
-    auto const r = f | colx::with_columns(cast<string_view>("x"_c).as<"t">());
-    auto const got = colx::to_strings(r["t"_c].view());
-    REQUIRE(got.size() == want.size());
-    for (std::size_t i = 0; i < want.size(); ++i) {
-      CAPTURE(i, want[i]);
-      CHECK(got[i] == want[i]);
-    }
+    check_texts(f, want);
     // An unaligned slice, one row, and no rows.
     auto const tail = f.slice(3, 4) | colx::with_columns(cast<string_view>("x"_c).as<"t">());
     CHECK(colx::to_strings(tail["t"_c].view()) == std::vector<opt>{want[3]});
@@ -416,13 +422,7 @@ TEST_CASE("casts to text: doubles and floats as DuckDB writes them, the shortest
     }
     using S = colx::schema<colx::field<"x", float, colx::not_null>>;
     colx::frame<S> const f(colx::make_column(values, {}, colx::test::backend_resource()));
-    auto const r = f | colx::with_columns(cast<string_view>("x"_c).as<"t">());
-    auto const got = colx::to_strings(r["t"_c].view());
-    REQUIRE(got.size() == want.size());
-    for (std::size_t i = 0; i < want.size(); ++i) {
-      CAPTURE(i, want[i]);
-      CHECK(got[i] == want[i]);
-    }
+    check_texts(f, want);
   }
   SECTION("read back: the text of every value parses to the value") {
     for (auto const& c : double_cases) {
