@@ -225,6 +225,49 @@ TEST_CASE("dec: a result beyond 38 digits is null", "[types]") {
   CHECK(square[1]->unscaled == 40000);
 }
 
+// A capped 128-bit product is checked from 64-bit halves (types/dec_checked.hpp), not by dividing
+// 10^38 by a factor: against that division as the reference, over factors of every size around
+// the 64-bit boundary, both signs, and products at 10^38 - 1 and 10^38 exactly.
+TEST_CASE("dec: a capped 128-bit product is null exactly when it passes 38 digits", "[types]") {
+  using wide = dec<38, 2>;
+  using narrow = dec<20, 2>;  // the product dec<38, 4>: capped from 58 digits
+  colx::int128_t const limit = colx::detail::pow10_128(38);
+  auto const check = [&](colx::int128_t x, colx::int128_t y) {
+    colx::int128_t const ax = x < 0 ? -x : x;
+    colx::int128_t const ay = y < 0 ? -y : y;
+    bool const fits = ax == 0 || ay <= (limit - 1) / ax;
+    bool valid = true;
+    auto const r = colx::detail::checked_mul(wide::from_unscaled(x), narrow::from_unscaled(y), valid);
+    INFO("x = " << static_cast<double>(x) << ", y = " << static_cast<double>(y));
+    REQUIRE(valid == fits);
+    if (fits) { REQUIRE(r.unscaled == x * y); }
+  };
+  std::mt19937_64 rng(42);
+  colx::int128_t const two64 = static_cast<colx::int128_t>(1) << 64;
+  std::vector<colx::int128_t> edges{0, 1, 3, two64 - 1, two64, two64 + 1, limit / 2, limit - 1, colx::detail::pow10_128(19),
+                                    colx::detail::pow10_128(19) - 1, colx::detail::pow10_128(20) - 1};
+  for (int k = 0; k < 2000; ++k) {  // magnitudes of 1 to 126 bits
+    int const bits = 1 + static_cast<int>(rng() % 126);
+    colx::int128_t const v = ((static_cast<colx::int128_t>(rng()) << 64) | rng()) & ((static_cast<colx::int128_t>(1) << bits) - 1);
+    edges.push_back(v % limit);
+  }
+  for (std::size_t i = 0; i < edges.size(); ++i) {
+    colx::int128_t const x = edges[i];
+    colx::int128_t const y = edges[(i * 7919 + 13) % edges.size()] % colx::detail::pow10_128(20);
+    check(x, y);
+    check(-x, y);
+    check(x, -y);
+    check(-x, -y);
+  }
+  // Products of exactly 10^38 - 1 = 3^2 * 11 * 17 * 73 * 101 * 137 * ... and exactly 10^38.
+  check(limit - 1, 1);
+  check((limit - 1) / 9, 9);
+  check(colx::detail::pow10_128(19), colx::detail::pow10_128(19));  // 10^38: one digit too many
+  check(colx::detail::pow10_128(18) * 5, colx::detail::pow10_128(19) * 2);
+  check(colx::detail::pow10_128(37), 10);
+  check(colx::detail::pow10_128(37), 9);
+}
+
 // CAST, as DuckDB: decimals rescale with halves away from zero, integers and doubles convert with
 // the same rounding, and a value the target cannot hold is null (DuckDB raises an error).
 TEST_CASE("dec: casts to and from decimals", "[types]") {
@@ -293,6 +336,54 @@ TEST_CASE("dec: a 64-bit product beyond 18 digits is null", "[types]") {
   CHECK_FALSE(sq[1].has_value());  // 10^14 at scale 4 needs 19 digits
   CHECK_FALSE(sq[2].has_value());
   CHECK(sq[3]->unscaled == std::int64_t{12345} * 12345);
+}
+
+// The 64-bit products' check from the high and low words (types/dec_checked.hpp), on the backend
+// under test: random factors of every size up to 15 digits, both signs, against a 128-bit product
+// on the host; and the edges: 10^18 - 1 fits, 10^18 and a product past 2^63 do not.
+TEST_CASE("dec: 64-bit products, null exactly past 18 digits, against 128-bit products", "[types]") {
+  using S = colx::schema<colx::field<"a", money>, colx::field<"b", money>>;
+  std::mt19937_64 rng(7);
+  optionals<money> a;
+  optionals<money> b;
+  std::int64_t const top = 999999999999999;  // 15 digits
+  for (int i = 0; i < 1000; ++i) {
+    auto const draw = [&] {
+      std::int64_t const digits = 1 + static_cast<std::int64_t>(rng() % 15);
+      std::int64_t bound = 1;
+      for (std::int64_t d = 0; d < digits; ++d) { bound *= 10; }
+      auto const v = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(bound));
+      return rng() % 2 == 0 ? v : -v;
+    };
+    a.push_back(m(draw()));
+    b.push_back(m(draw()));
+  }
+  std::vector<std::pair<std::int64_t, std::int64_t>> const edges{{999999999, 999999999}, {1000000000, 1000000000},
+                                                                   {-1000000000, 1000000000}, {top, top},
+                                                                   {top, -top}, {333333333, 3000000003}, {0, top},
+                                                                   {3037000499, 3037000499}, {3037000500, 3037000500}};
+  for (auto const& [x, y] : edges) {
+    a.push_back(m(x));
+    b.push_back(m(y));
+  }
+  a.push_back(std::nullopt);
+  b.push_back(m(1));
+  colx::frame<S> const f(colx::test::column_of(a), colx::test::column_of(b));
+  auto const r = f | colx::with_columns(("a"_c * "b"_c).as<"p">());
+  auto const p = colx::to_optional_vector(r["p"_c].view());
+  REQUIRE(p.size() == a.size());
+  colx::int128_t const limit = colx::detail::pow10_128(18);
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    INFO("row " << i);
+    if (!a[i] || !b[i]) {
+      CHECK_FALSE(p[i].has_value());
+      continue;
+    }
+    colx::int128_t const want = static_cast<colx::int128_t>(a[i]->unscaled) * b[i]->unscaled;
+    bool const fits = want > -limit && want < limit;
+    REQUIRE(p[i].has_value() == fits);
+    if (fits) { CHECK(p[i]->unscaled == static_cast<std::int64_t>(want)); }
+  }
 }
 
 // The precision travels: a dec<15, 2> column is DECIMAL(15,2) to Arrow (d:15,2,64), an Arrow

@@ -49,7 +49,8 @@ COLX_DEVICE inline int warp_max(int v) {
 // returns true (it holds cells to merge). No other lane adds its row anywhere: an add may have
 // effects beyond the cells (nunique inserts the row's pair into a set, and only the row that
 // inserts it counts it). All 32 lanes of the warp call this together. Fn is a hash aggregation
-// (exec/aggregate_rows.hpp): Fn::loaded has counts and id, Fn::add adds a row.
+// (exec/aggregate_rows.hpp): Fn::loaded has counts, id and the values v, Fn::add adds a
+// row, and Fn::reads_rows says whether an add reads its row index.
 template <class Fn>
 COLX_DEVICE bool fold_warp_run(Fn const& fn, typename Fn::loaded const& row, size_type i, typename Fn::cells& c) {
   unsigned const lane = threadIdx.x % 32;
@@ -62,9 +63,16 @@ COLX_DEVICE bool fold_warp_run(Fn const& fn, typename Fn::loaded const& row, siz
   int const rest = !leads ? 0 : above == 0 ? static_cast<int>(31 - lane) : __ffs(static_cast<int>(above)) - 1;
   int const longest = warp_max(rest);  // the same bound on every lane: the shuffles below are collective
   if (leads) { fn.add(c, row, i); }
+  // Only the aggregated values travel (and the row where a cell reads it): a run's rows share
+  // their group and all count. TPC-H Q18's records shuffled 24 bytes and a row a step, where its
+  // one sum needs 8 bytes: the fold was most of add_records' 430 instructions a record.
+  typename Fn::loaded other = row;
   for (int d = 1; d <= longest; ++d) {
-    auto const other = shuffle_down(row, static_cast<unsigned>(d));
-    auto const at = static_cast<size_type>(__shfl_down_sync(full_warp, static_cast<long long>(i), static_cast<unsigned>(d)));
+    other.v = shuffle_down(row.v, static_cast<unsigned>(d));
+    size_type at = i;
+    if constexpr (Fn::reads_rows) {
+      at = static_cast<size_type>(__shfl_down_sync(full_warp, static_cast<long long>(i), static_cast<unsigned>(d)));
+    }
     if (d <= rest) { fn.add(c, other, at); }
   }
   return leads;
