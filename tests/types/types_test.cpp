@@ -409,6 +409,24 @@ TEST_CASE("types: string_view comparison is byte-wise, which is code-point order
   CHECK(sv("").compare(sv("a")) < 0);
   CHECK(colx::string_view().compare(sv("")) == 0);
 
+  // Compared eight bytes at a time, then byte by byte: a difference in either part, at each
+  // position of a word, and prefixes across the boundary, against std::string's order.
+  std::string const base = "Supplier#000006757xy";  // 20 bytes: two words and a tail
+  for (std::size_t len = 0; len <= base.size(); ++len) {
+    for (std::size_t at = 0; at < len; ++at) {
+      for (char const c : {'\x01', '7', '\xFF'}) {
+        std::string other = base.substr(0, len);
+        other[at] = c;
+        std::string const mine = base.substr(0, len);
+        int const want = mine.compare(other) < 0 ? -1 : mine.compare(other) > 0 ? 1 : 0;
+        int const got = sv(mine.c_str()).compare(colx::string_view(other.data(), static_cast<colx::size_type>(other.size())));
+        INFO("len " << len << ", byte " << at);
+        CHECK((got < 0 ? -1 : got > 0 ? 1 : 0) == want);
+      }
+    }
+    CHECK(sv(base.substr(0, len).c_str()).compare(sv(base.c_str())) == (len < base.size() ? -1 : 0));
+  }
+
   // Bytes >= 0x80 compare as unsigned: every multi-byte character sorts after ASCII.
   CHECK(sv("z") < sv("\xC3\xA9"));                         // z < é
   CHECK(sv("\xC3\xA9") < sv("\xE6\x97\xA5"));              // é (U+00E9) < 日 (U+65E5)

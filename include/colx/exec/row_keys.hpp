@@ -106,6 +106,17 @@ template <class T>
   return a < b;
 }
 
+// -1, 0 or 1 as a sorts before, with or after b (value_less's order). A string is compared once,
+// where two value_less calls would walk it twice.
+template <class T>
+[[nodiscard]] constexpr COLX_HOST_DEVICE int value_compare(T a, T b) noexcept {
+  if constexpr (std::is_same_v<T, string_view>) {
+    return a.compare(b);
+  } else {
+    return value_less(a, b) ? -1 : value_less(b, a) ? 1 : 0;
+  }
+}
+
 // An unsigned integer of `bits` bits that orders like the value (ascending): for radix sort.
 template <class T>
 struct radix_encoding {

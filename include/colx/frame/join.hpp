@@ -59,7 +59,7 @@ struct join_stage {
         }
       }
     }
-    auto const built = detail::as_build(right, RightKeys{}, options, stream);
+    auto const built = detail::as_build(right, RightKeys{}, options, stream, How == join_kind::semi || How == join_kind::anti);
     return detail::join_impl<How, Suffixes>(detail::unfiltered_source(left), detail::predicate_of_source(left), built,
                                             LeftKeys{}, stream, mr);
   }

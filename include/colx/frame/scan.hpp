@@ -109,7 +109,7 @@ rows_by_group group_rows(Frame const& f, std::tuple<Keys...> const& unbound_keys
   fn.max_groups = capacity;
   fn.overflow = reinterpret_cast<unsigned*>(groups.data());  // cannot happen: the table has room for every row
   on_backend(f.kind(), stream, [&](auto const& exec) {
-    exec.for_each_n(slots_in_table, init_table_fn<fn_t>{fn});
+    clear_table<fn_t::sample_entry_bytes>(exec, fn, slots_in_table);
     exec.for_each_n(n, group_slot_fn<fn_t>{fn, slots.data(), rows.data(), result.no_group});
     sort_pairs(exec, n, slots.data(), result.slots.data(), rows.data(), result.order.data(), 0, bits);
   });

@@ -156,9 +156,8 @@ struct row_less_fn {
       bool const x_first = (key.nulls == null_order::first) == !static_cast<bool>(x.valid);
       return x_first ? -1 : 1;
     }
-    if (value_less(x.value, y.value)) { return key.descending ? 1 : -1; }
-    if (value_less(y.value, x.value)) { return key.descending ? -1 : 1; }
-    return 0;
+    int const order = value_compare(x.value, y.value);
+    return key.descending ? -order : order;
   }
 };
 

@@ -27,10 +27,27 @@ class string_view {
     return n;
   }
 
-  // Byte-wise lexicographic order, which for UTF-8 is code-point order.
+  // Byte-wise lexicographic order, which for UTF-8 is code-point order. Eight bytes of each are
+  // loaded before any is compared: on the GPU each load of a byte loop waited on the comparison
+  // before it, and a sort by names that share a long prefix ("Supplier#000006757", TPC-H Q21's
+  // top 100) took 1.9 ms for 4,000 rows.
   [[nodiscard]] constexpr COLX_HOST_DEVICE int compare(string_view other) const noexcept {
     size_type const n = _size < other._size ? _size : other._size;
-    for (size_type i = 0; i < n; ++i) {
+    size_type i = 0;
+    for (; i + 8 <= n; i += 8) {
+      unsigned char a[8];
+      unsigned char b[8];
+      COLX_UNROLL
+      for (int k = 0; k < 8; ++k) {
+        a[k] = static_cast<unsigned char>(_data[i + k]);
+        b[k] = static_cast<unsigned char>(other._data[i + k]);
+      }
+      COLX_UNROLL
+      for (int k = 0; k < 8; ++k) {
+        if (a[k] != b[k]) { return a[k] < b[k] ? -1 : 1; }
+      }
+    }
+    for (; i < n; ++i) {
       auto const a = static_cast<unsigned char>(_data[i]);
       auto const b = static_cast<unsigned char>(other._data[i]);
       if (a != b) { return a < b ? -1 : 1; }

@@ -102,7 +102,7 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
     sample.entry_bytes = fn_t::sample_entry_bytes;
     set_capacity(sample, sample_capacity, sample_capacity);
     on_backend(kind, stream, [&](auto const& exec) {
-      exec.for_each_n(sample_slots, init_table_fn<fn_t>{sample});
+      clear_table<fn_t::sample_entry_bytes>(exec, sample, sample_slots);
       exec.for_each_n(sampled, sample_groups_fn<fn_t>{sample, n, sampled == n, kept_counter});
     });
     auto const c = read_counters();
@@ -162,7 +162,7 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
     }
     reset_counters();
     on_backend(kind, stream, [&](auto const& exec) {
-      exec.for_each_n(slots, init_table_fn<fn_t>{fn});
+      clear_table<fn_t::table_entry_bytes>(exec, fn, slots);
       // Few groups: each block first merges into its own shared-memory table.
       aggregate_rows(exec, n, fn, pass);
     });

@@ -28,6 +28,7 @@ struct probe_fn {
   std::uint64_t const* slots;
   std::uint64_t mask;
   bool nulls_equal;
+  membership members{};  // a semi or anti join's build keys as bits, where they are (then no slots)
 
   COLX_HOST_DEVICE bool kept(size_type i) const {
     auto const p = pred(in, i);
@@ -37,6 +38,14 @@ struct probe_fn {
   template <class Visit>
   COLX_HOST_DEVICE size_type for_each_match(size_type i, Visit const& visit) const {
     if (!nulls_equal && !keys.all_valid(i)) { return 0; }
+    if constexpr ((How == join_kind::semi || How == join_kind::anti) && membership_keys_v<ProbeKeys>) {
+      if (members.bits != nullptr) {  // whether the key occurs; which build row holds it is not asked
+        auto const k = std::tuple_element_t<0, typename ProbeKeys::key_list>{}(keys.in, i);
+        if (!members.contains(static_cast<std::int64_t>(k.value))) { return 0; }
+        visit(size_type{0}, size_type{0});
+        return 1;
+      }
+    }
     size_type matches = 0;
     if constexpr (BuildKeys::packed) {
       bool ok = true;

@@ -85,7 +85,7 @@ auto make_probe(ProbeFrame const& left, Pred const& unbound_pred, Build const& b
                to_string(left.kind()), " memory, the right in ", to_string(right.kind()));
   auto const where = probe_key_arrays<bound>(left, built, codes, stream);
   return probe_t{left.inputs(), pred, probe_keys{side::make(left.inputs(), where)}, typename Build::key_columns{built.key_inputs()},
-                 built.slots(), built.mask(), built.options().nulls_equal};
+                 built.slots(), built.mask(), built.options().nulls_equal, built.members()};
 }
 
 // Row i's code in the build side's dictionary: the entry its value matched, -1 for none.
@@ -212,14 +212,22 @@ std::pair<uvector<size_type>, uvector<size_type>> join_rows_impl(ProbeFrame cons
   return {std::move(left_rows), std::move(right_rows)};
 }
 
+// A frame's build side, hashed on its keys; with `membership` (a semi or anti join's), its keys
+// may be kept as bits instead (join/table.hpp).
+template <class Schema, class... Keys>
+auto build_of(frame<Schema> const& right, join_keys<Keys...>, join_options options, stream_ref stream, bool membership) {
+  static_assert(((sizeof(typename field_of<Schema, Keys>::type) > 0) && ...));
+  return join_build<frame<Schema>, Keys...>(right, options, stream, membership);
+}
+// A join's build side: a join_build as it is, else the frame's (a filtered frame collected first).
 template <class Right>
-auto as_build(Right const& right, auto keys, join_options options, stream_ref stream) {
+auto as_build(Right const& right, auto keys, join_options options, stream_ref stream, bool membership = false) {
   if constexpr (requires { right.slots(); }) {
     return right;
   } else if constexpr (requires { right.predicate(); }) {
-    return build(right.collect(stream, get_current_resource(right.source().kind())), keys, options, stream);
+    return build_of(right.collect(stream, get_current_resource(right.source().kind())), keys, options, stream, membership);
   } else {
-    return build(right, keys, options, stream);
+    return build_of(right, keys, options, stream, membership);
   }
 }
 
