@@ -7,7 +7,9 @@
 // is one compaction pass where each probe row has at most one output row, else a counting pass
 // and a writing pass; either way every output column is gathered in the pass that writes. Output
 // rows come in probe order; a probe row's matches in an unspecified order. Null keys match nothing
-// unless join_options::nulls_equal.
+// unless join_options::nulls_equal. A semi or anti join on one integer key whose build values are
+// dense keeps only which values occur, as bits (a membership, join/table.hpp): small enough for
+// L2 where a hash table of the same keys is not.
 //
 // Output columns, as pandas' merge: the left's columns, then the right's. A key named alike on
 // both sides (on("k"_c), or on("k"_c), on("k"_c)) is one column "k" in every kind: in right and
