@@ -118,3 +118,38 @@ TEST_CASE("join membership: sparse, unbounded or null build keys stay hashed", "
   check(probe, {}, false);                           // no rows
   check({}, {1, 2, 3}, true);                        // nothing to probe
 }
+
+// Unsigned keys: a uint64 probe key joins a narrower unsigned build key (its values past 2^63 are
+// no build value); a filtered build side (its rows collected first); a build the caller made with
+// build() stays hashed, for any join.
+TEST_CASE("join membership: unsigned keys, a filtered build side, and a caller's build", "[frame]") {
+  using P64 = colx::schema<colx::field<"k", std::uint64_t>, colx::field<"id", std::int32_t, colx::not_null>>;
+  using B32 = colx::schema<colx::field<"k", std::uint32_t>, colx::field<"w", std::int32_t>>;
+  optionals<std::uint64_t> const probe{0, 1, 2, 3, std::nullopt, 4294967295u, std::uint64_t{1} << 63, ~std::uint64_t{0}, 7, 3};
+  optionals<std::uint32_t> const build{1, 3, std::nullopt, 7, 4294967295u, 3};
+  std::vector<std::int32_t> ids(probe.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) { ids[i] = static_cast<std::int32_t>(i); }
+  colx::frame<P64> const pf(colx::test::column_of(probe), colx::test::column_of(ids));
+  optionals<std::int32_t> const weights{5, 50, 5, 50, 5, 50};
+  colx::frame<B32> const bf(colx::test::column_of(build), colx::test::column_of(weights));
+  // The valid build keys span 1 to 4294967295: too sparse for 6 rows; the first four are dense.
+  auto const sparse = colx::detail::build_of(bf, colx::on("k"_c), colx::join_options{}, colx::stream_ref{}, true);
+  CHECK(sparse.members().bits == nullptr);
+  optionals<std::uint32_t> const dense_keys{1, 3, std::nullopt, 7};
+  colx::frame<B32> const dense(colx::test::column_of(dense_keys), colx::test::column_of(optionals<std::int32_t>{5, 50, 5, 50}));
+  CHECK(colx::detail::build_of(dense, colx::on("k"_c), colx::join_options{}, colx::stream_ref{}, true).members().bits != nullptr);
+  CHECK(ids_of(pf | colx::join<join_kind::semi>(dense, colx::on("k"_c))) == std::vector<std::int32_t>{1, 3, 8, 9});
+  CHECK(ids_of(pf | colx::join<join_kind::anti>(dense, colx::on("k"_c))) == std::vector<std::int32_t>{0, 2, 4, 5, 6, 7});
+  CHECK(ids_of(pf | colx::join<join_kind::semi>(bf, colx::on("k"_c))) == std::vector<std::int32_t>{1, 3, 5, 8, 9});
+  // Filtered build side: only the rows of weight 50 (keys 3 and 7).
+  CHECK(ids_of(pf | colx::join<join_kind::semi>(dense | colx::filter("w"_c == 50), colx::on("k"_c))) ==
+        std::vector<std::int32_t>{3, 8, 9});
+  CHECK(ids_of(pf | colx::join<join_kind::anti>(dense | colx::filter("w"_c == 50), colx::on("k"_c))) ==
+        std::vector<std::int32_t>{0, 1, 2, 4, 5, 6, 7});
+  // A caller's build keeps its table, and serves a semi join and an inner join alike.
+  auto const built = colx::build(dense, colx::on("k"_c));
+  CHECK(built.members().bits == nullptr);
+  CHECK(built.slots() != nullptr);
+  CHECK(ids_of(pf | colx::join<join_kind::semi>(built, colx::on("k"_c))) == std::vector<std::int32_t>{1, 3, 8, 9});
+  CHECK((pf | colx::join(built, colx::on("k"_c))).num_rows() == 4);
+}

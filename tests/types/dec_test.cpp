@@ -259,6 +259,13 @@ TEST_CASE("dec: a capped 128-bit product is null exactly when it passes 38 digit
     check(x, -y);
     check(-x, -y);
   }
+  // Zero times a factor of any width, as the 64-bit check sees it (a value past its precision can
+  // come from an unchecked source, such as dec::from_unscaled).
+  std::int64_t zero_product = 1;
+  CHECK(colx::detail::product_within(0, std::numeric_limits<std::int64_t>::min(), 1000, zero_product));
+  CHECK(zero_product == 0);
+  CHECK(colx::detail::product_within(std::int64_t{1} << 62, 0, 1000, zero_product));
+  CHECK_FALSE(colx::detail::product_within(std::int64_t{1} << 32, std::int64_t{1} << 32, 1000, zero_product));  // wraps to 0
   // Products of exactly 10^38 - 1 = 3^2 * 11 * 17 * 73 * 101 * 137 * ... and exactly 10^38.
   check(limit - 1, 1);
   check((limit - 1) / 9, 9);
@@ -338,9 +345,10 @@ TEST_CASE("dec: a 64-bit product beyond 18 digits is null", "[types]") {
   CHECK(sq[3]->unscaled == std::int64_t{12345} * 12345);
 }
 
-// The 64-bit products' check from the high and low words (types/dec_checked.hpp), on the backend
+// The 64-bit products' check by the factors' bit lengths (types/dec_checked.hpp), on the backend
 // under test: random factors of every size up to 15 digits, both signs, against a 128-bit product
-// on the host; and the edges: 10^18 - 1 fits, 10^18 and a product past 2^63 do not.
+// on the host; and the edges: 10^18 - 1 fits, 10^18 and a product past 2^63 do not, zero times
+// the widest factor is zero.
 TEST_CASE("dec: 64-bit products, null exactly past 18 digits, against 128-bit products", "[types]") {
   using S = colx::schema<colx::field<"a", money>, colx::field<"b", money>>;
   std::mt19937_64 rng(7);

@@ -46,7 +46,8 @@ constexpr COLX_HOST_DEVICE bool product_within(std::int64_t a, std::int64_t b, s
   std::uint64_t const ua = a < 0 ? 0 - static_cast<std::uint64_t>(a) : static_cast<std::uint64_t>(a);
   std::uint64_t const ub = b < 0 ? 0 - static_cast<std::uint64_t>(b) : static_cast<std::uint64_t>(b);
   product = static_cast<std::int64_t>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b));  // wraps past 2^63
-  return bit_length(ua) + bit_length(ub) <= 62 && product > -limit && product < limit;
+  bool const exact = bit_length(ua) + bit_length(ub) <= 62 || ua == 0 || ub == 0;  // zero times anything, however wide
+  return exact && product > -limit && product < limit;
 }
 
 // Whether a * b < limit, with the product in `product` when it is: from 64-bit halves, without
@@ -92,8 +93,6 @@ constexpr COLX_HOST_DEVICE dec_sum_t<A, B> checked_add(A a, B b, bool& valid) {
 template <class A, class B>
 constexpr COLX_HOST_DEVICE dec_product_t<A, B> checked_mul(A a, B b, bool& valid) {
   using R = dec_product_t<A, B>;
-  int128_t const x = a.unscaled;
-  int128_t const y = b.unscaled;
   if constexpr (sizeof(typename A::rep) <= 8 && sizeof(typename B::rep) <= 8 && R::precision <= 18) {
     // A 64-bit result (DuckDB's DEC(18, s) for a product of two of up to 18 digits).
     std::int64_t product = 0;
@@ -103,13 +102,15 @@ constexpr COLX_HOST_DEVICE dec_product_t<A, B> checked_mul(A a, B b, bool& valid
     }
     return R{static_cast<typename R::rep>(product)};
   } else if constexpr (sizeof(typename A::rep) <= 8 && sizeof(typename B::rep) <= 8) {
-    int128_t const r = x * y;  // exact: two 64-bit values
+    int128_t const r = static_cast<int128_t>(a.unscaled) * b.unscaled;  // exact: two 64-bit values
     if (magnitude(r) >= pow10_128(R::precision)) {
       valid = false;
       return R{0};
     }
     return R{static_cast<typename R::rep>(r)};
   } else {
+    int128_t const x = a.unscaled;
+    int128_t const y = b.unscaled;
     uint128_t product = 0;
     if (!product_below(unsigned_magnitude(x), unsigned_magnitude(y), static_cast<uint128_t>(pow10_128(R::precision)), product)) {
       valid = false;

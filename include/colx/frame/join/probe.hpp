@@ -38,9 +38,16 @@ struct probe_fn {
   template <class Visit>
   COLX_HOST_DEVICE size_type for_each_match(size_type i, Visit const& visit) const {
     if (!nulls_equal && !keys.all_valid(i)) { return 0; }
-    if constexpr ((How == join_kind::semi || How == join_kind::anti) && membership_keys_v<ProbeKeys>) {
-      if (members.bits != nullptr) {  // whether the key occurs; which build row holds it is not asked
+    // Whether the key occurs; which build row holds it is not asked. (A build side keeps a
+    // membership only for one integer key, and integers join only integers: such a probe always
+    // takes this branch, never the table a membership lacks.)
+    if constexpr ((How == join_kind::semi || How == join_kind::anti) && membership_probe_keys_v<ProbeKeys>) {
+      if (members.bits != nullptr) {
         auto const k = std::tuple_element_t<0, typename ProbeKeys::key_list>{}(keys.in, i);
+        using value = std::remove_cvref_t<decltype(k.value)>;
+        if constexpr (std::is_unsigned_v<value> && sizeof(value) == sizeof(std::int64_t)) {
+          if (k.value >= (value{1} << 63)) { return 0; }
+        }
         if (!members.contains(static_cast<std::int64_t>(k.value))) { return 0; }
         visit(size_type{0}, size_type{0});
         return 1;

@@ -17,7 +17,6 @@
 #include <colx/memory/uvector.hpp>
 
 #include <cstdint>
-#include <limits>
 #include <memory>
 #include <tuple>
 #include <utility>
@@ -165,8 +164,10 @@ struct fill_entries_fn {
 inline constexpr std::uint64_t membership_span_per_row = 64;
 
 template <class T>
-inline constexpr bool membership_value_v =
-    std::is_integral_v<T> && !std::is_same_v<T, bool> && (std::is_signed_v<T> || sizeof(T) < sizeof(std::int64_t));
+inline constexpr bool plain_integer_value_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
+// A build key's values a membership holds: as int64s, every one.
+template <class T>
+inline constexpr bool membership_value_v = plain_integer_value_v<T> && (std::is_signed_v<T> || sizeof(T) < sizeof(std::int64_t));
 
 // Whether a side's keys (key_columns) are one key of integers that a membership can hold. (A
 // variable, not a constexpr function: device code may not call a host function, constexpr or not.)
@@ -179,6 +180,17 @@ struct membership_keys<Keys, true>
                                                                           .value)>>> {};
 template <class Keys>
 inline constexpr bool membership_keys_v = membership_keys<Keys>::value;
+// Whether a probe side's keys can be looked up in a membership: one key of any integers (a
+// uint64 probe key joins a narrower unsigned build key; its values past 2^63 are no build value).
+template <class Keys, bool One = std::tuple_size_v<typename Keys::key_list> == 1>
+struct membership_probe_keys : std::false_type {};
+template <class Keys>
+struct membership_probe_keys<Keys, true>
+    : std::bool_constant<plain_integer_value_v<std::remove_cvref_t<decltype(std::tuple_element_t<0, typename Keys::key_list>{}(
+          std::declval<typename Keys::inputs_type const&>(), size_type{})
+                                                                                .value)>>> {};
+template <class Keys>
+inline constexpr bool membership_probe_keys_v = membership_probe_keys<Keys>::value;
 
 // The build keys' values as bits: value v is bit v - low, for v in [low, low + span).
 struct membership {
@@ -196,8 +208,8 @@ struct membership {
 // a null key as none). Not by atomic min and max on one word: every thread then updated the
 // same two words, and TPC-H Q21's three semi joins spent 22 ms there (H200).
 struct key_bounds {
-  std::int64_t low = std::numeric_limits<std::int64_t>::max();
-  std::int64_t high = std::numeric_limits<std::int64_t>::min();
+  std::int64_t low = INT64_MAX;  // (not numeric_limits: device code builds these, and its max() is host-only)
+  std::int64_t high = INT64_MIN;
 };
 template <class Keys>
 struct key_bounds_fn {
@@ -290,10 +302,12 @@ class join_build {
     size_type const n = _frame.num_rows();
     if (n == 0) { return false; }
     memory_kind const kind = _frame.kind();
-    auto const [low, high] = on_backend(kind, stream, [&](auto const& exec) {
+    detail::key_bounds const bounds = on_backend(kind, stream, [&](auto const& exec) {
       return exec.transform_reduce(n, detail::key_bounds{}, detail::key_bounds_fn<key_columns>{key_columns{key_inputs()}},
                                    detail::merge_key_bounds_fn{});
     });
+    std::int64_t const low = bounds.low;  // (plain locals: a lambda below captures low)
+    std::int64_t const high = bounds.high;
     if (low > high) { return false; }  // every key null
     std::uint64_t const span = static_cast<std::uint64_t>(high) - static_cast<std::uint64_t>(low) + 1;  // 0: all 2^64
     if (span == 0 || span > detail::membership_span_per_row * static_cast<std::uint64_t>(n)) { return false; }
