@@ -169,28 +169,21 @@ inline constexpr bool plain_integer_value_v = std::is_integral_v<T> && !std::is_
 template <class T>
 inline constexpr bool membership_value_v = plain_integer_value_v<T> && (std::is_signed_v<T> || sizeof(T) < sizeof(std::int64_t));
 
-// Whether a side's keys (key_columns) are one key of integers that a membership can hold. (A
-// variable, not a constexpr function: device code may not call a host function, constexpr or not.)
-template <class Keys, bool One = std::tuple_size_v<typename Keys::key_list> == 1>
-struct membership_keys : std::false_type {};
+// A side's (key_columns') first key's value type.
 template <class Keys>
-struct membership_keys<Keys, true>
-    : std::bool_constant<membership_value_v<std::remove_cvref_t<decltype(std::tuple_element_t<0, typename Keys::key_list>{}(
-          std::declval<typename Keys::inputs_type const&>(), size_type{})
-                                                                          .value)>>> {};
+using first_key_value_t = std::remove_cvref_t<decltype(std::tuple_element_t<0, typename Keys::key_list>{}(
+                                                           std::declval<typename Keys::inputs_type const&>(), size_type{})
+                                                           .value)>;
 template <class Keys>
-inline constexpr bool membership_keys_v = membership_keys<Keys>::value;
+inline constexpr bool one_key_v = std::tuple_size_v<typename Keys::key_list> == 1;
+// Whether a build side's keys are one key of integers that a membership can hold. (Variables, not
+// constexpr functions: device code may not call a host function, constexpr or not.)
+template <class Keys>
+inline constexpr bool membership_keys_v = one_key_v<Keys> && membership_value_v<first_key_value_t<Keys>>;
 // Whether a probe side's keys can be looked up in a membership: one key of any integers (a
 // uint64 probe key joins a narrower unsigned build key; its values past 2^63 are no build value).
-template <class Keys, bool One = std::tuple_size_v<typename Keys::key_list> == 1>
-struct membership_probe_keys : std::false_type {};
 template <class Keys>
-struct membership_probe_keys<Keys, true>
-    : std::bool_constant<plain_integer_value_v<std::remove_cvref_t<decltype(std::tuple_element_t<0, typename Keys::key_list>{}(
-          std::declval<typename Keys::inputs_type const&>(), size_type{})
-                                                                                .value)>>> {};
-template <class Keys>
-inline constexpr bool membership_probe_keys_v = membership_probe_keys<Keys>::value;
+inline constexpr bool membership_probe_keys_v = one_key_v<Keys> && plain_integer_value_v<first_key_value_t<Keys>>;
 
 // The build keys' values as bits: value v is bit v - low, for v in [low, low + span).
 struct membership {
