@@ -8,6 +8,7 @@
 #include <colx/frame/gather.hpp>
 #include <colx/frame/group_by/output.hpp>
 #include <colx/frame/group_by/plan.hpp>
+#include <colx/frame/group_by/clear.hpp>
 #include <colx/frame/group_by/table.hpp>
 #include <colx/frame/resolve_literals.hpp>
 #include <colx/frame/sort.hpp>
