@@ -54,7 +54,7 @@ void clear_table(Exec const& exec, Fn const& fn, size_type slots) {
     clear c{};
     c.words = reinterpret_cast<typename clear::word*>(fn.entries);
     c.extra_slot = Fn::packed ? fn.slot_mask + 1 : ~std::uint64_t{0};
-    unsigned char bytes[EntryBytes];
+    auto* const bytes = reinterpret_cast<unsigned char*>(c.pattern);  // EntryBytes of them
     std::uint64_t const header = ~std::uint64_t{0};  // empty_word, or empty_slot (-1)
     std::memcpy(bytes, &header, sizeof(header));
     if constexpr (EntryBytes > sizeof(std::uint64_t)) {
@@ -62,7 +62,6 @@ void clear_table(Exec const& exec, Fn const& fn, size_type slots) {
       static_assert(EntryBytes == sizeof(std::uint64_t) + sizeof(identity), "an entry is its header and cells");
       std::memcpy(bytes + sizeof(header), &identity, sizeof(identity));
     }
-    std::memcpy(c.pattern, bytes, EntryBytes);
     exec.for_each_n(slots * static_cast<size_type>(clear::words_per_entry), c);
   } else {
     exec.for_each_n(slots, init_table_fn<Fn>{fn});

@@ -283,7 +283,7 @@ class join_build {
   [[nodiscard]] std::uint64_t mask() const noexcept { return _mask; }
   // The keys as bits (detail::membership), where a semi or anti join built them instead of the table.
   [[nodiscard]] detail::membership members() const noexcept {
-    return _bits ? detail::membership{_bits->data(), _low, _span} : detail::membership{};
+    return _members;
   }
   // No two build rows share their keys (false where unknown).
   [[nodiscard]] bool unique_keys() const noexcept { return _unique_keys; }
@@ -310,8 +310,7 @@ class join_build {
     on_backend(kind, stream, [&](auto const& exec) {
       exec.for_each_n(n, detail::mark_members_fn<key_columns>{key_columns{key_inputs()}, _bits->data(), low});
     });
-    _low = low;
-    _span = span;
+    _members = detail::membership{_bits->data(), low, span};
     return true;
   }
 
@@ -320,9 +319,8 @@ class join_build {
   std::shared_ptr<uvector<std::uint64_t>> _slots;
   std::uint64_t _mask = 0;
   bool _unique_keys = false;
-  std::shared_ptr<uvector<std::uint32_t>> _bits;  // a membership's
-  std::int64_t _low = 0;
-  std::uint64_t _span = 0;
+  std::shared_ptr<uvector<std::uint32_t>> _bits;  // owns _members' bits
+  detail::membership _members{};
 };
 
 // Hashes `right` on its key columns for reuse: build(orders, on("o_orderkey"_c)).
