@@ -16,7 +16,10 @@
 // know its group by (its packed keys, or its slot in the table), and its aggregated values),
 // slot_of(id, row) (the table slot, inserting the group with `row` as its first row; -1 when
 // full), Fn::identity() (empty cells), add(cells&, loaded, i), merge(cells* dst, cells)
-// (atomically) and cells_at(slot) (the table's cells of a slot).
+// (atomically) and cells_at(slot) (the table's cells of a slot); for the private cells, their
+// narrow form (group_by/partials.hpp): Fn::partial_cells, Fn::partial_identity(),
+// add_partial(partial_cells&, loaded, i) (false where they cannot take the row) and
+// widen(partial_cells) (the cells a flush merges).
 #include <colx/core/config.hpp>
 
 #include <cstddef>
@@ -75,6 +78,7 @@ COLX_HOST_DEVICE void for_each_counted_row(Fn const& fn, size_type first, size_t
 template <int CacheSize, int Unroll, class Fn, class Cache, class Flush>
 COLX_HOST_DEVICE void aggregate_cached(Fn const& fn, size_type first, size_type last, size_type step, Cache& cache,
                                        Flush const& flush) {
+  using partial = typename Fn::partial_cells;
   std::uint64_t ids[CacheSize];
   size_type rows[CacheSize];  // the first row the cache saw of each group: a packed key's rep row
   bool used[CacheSize];
@@ -92,16 +96,19 @@ COLX_HOST_DEVICE void aggregate_cached(Fn const& fn, size_type first, size_type 
       if (used[k] && ids[k] == row.id) { hit = k; }
     }
     if (hit >= 0) {
-      cache.with(hit, [&](typename Fn::cells& c) { fn.add(c, row, i); });
-      return;
+      bool added = false;
+      cache.with(hit, [&](partial& c) { added = fn.add_partial(c, row, i); });
+      if (added) { return; }
     }
-    // A new group takes the victim's place: the victim's cells go to the table first.
+    // A new group takes the victim's place, the victim's cells going to the table first; or the
+    // group's own cells, full (a narrow sum would overflow), go there and start afresh.
+    int const place = hit >= 0 ? hit : victim;
     std::uint64_t old_id = no_group_id;
     size_type old_row = no_group;
     bool old_used = false;
     COLX_UNROLL
     for (int k = 0; k < CacheSize; ++k) {
-      if (k == victim) {
+      if (k == place) {
         old_id = ids[k];
         old_row = rows[k];
         old_used = used[k];
@@ -110,17 +117,17 @@ COLX_HOST_DEVICE void aggregate_cached(Fn const& fn, size_type first, size_type 
         used[k] = true;
       }
     }
-    cache.with(victim, [&](typename Fn::cells& c) {
-      if (old_used) { flush(old_id, old_row, c); }
-      c = Fn::identity();
-      fn.add(c, row, i);
+    cache.with(place, [&](partial& c) {
+      if (old_used) { flush(old_id, old_row, fn.widen(c)); }
+      c = Fn::partial_identity();
+      fn.add_partial(c, row, i);  // a lone value always fits
     });
-    victim = victim + 1 == CacheSize ? 0 : victim + 1;
+    if (hit < 0) { victim = victim + 1 == CacheSize ? 0 : victim + 1; }
   });
   COLX_UNROLL
   for (int k = 0; k < CacheSize; ++k) {
     if (used[k]) {
-      cache.with(k, [&](typename Fn::cells& c) { flush(ids[k], rows[k], c); });
+      cache.with(k, [&](partial& c) { flush(ids[k], rows[k], fn.widen(c)); });
     }
   }
 }
@@ -173,7 +180,7 @@ template <class Fn>
 struct aggregate_chunk_fn {
   Fn fn;
   COLX_HOST_DEVICE void operator()(size_type first, size_type last, size_type step) const {
-    register_cells<typename Fn::cells, group_cache_size> cache;
+    register_cells<typename Fn::partial_cells, group_cache_size> cache;
     aggregate_cached<group_cache_size, 1>(fn, first, last, step, cache, flush_to_table<Fn>{&fn});
   }
 };

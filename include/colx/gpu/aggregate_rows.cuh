@@ -70,7 +70,7 @@ struct shared_cells {
 // Whether private cells go to shared memory (see exec/aggregate_rows.hpp): when CacheSize of them
 // would take more than 32 registers.
 template <class Fn, int CacheSize>
-inline constexpr bool cells_in_shared_v = CacheSize > 1 && CacheSize * sizeof(typename Fn::cells) > 128;
+inline constexpr bool cells_in_shared_v = CacheSize > 1 && CacheSize * sizeof(typename Fn::partial_cells) > 128;
 
 // Shared memory per block: the block table (ids, rows, then cells, for `shared_slots` slots), then
 // the threads' private cells when they live there.
@@ -81,20 +81,31 @@ constexpr std::size_t shared_table_bytes(int shared_slots) {
 template <int Block, int CacheSize, class Fn>
 constexpr std::size_t aggregate_shared_bytes(int shared_slots) {
   std::size_t bytes = shared_table_bytes<Fn>(shared_slots);
-  if constexpr (cells_in_shared_v<Fn, CacheSize>) { bytes += std::size_t{Block} * CacheSize * sizeof(typename Fn::cells); }
+  if constexpr (cells_in_shared_v<Fn, CacheSize>) { bytes += std::size_t{Block} * CacheSize * sizeof(typename Fn::partial_cells); }
   return bytes;
 }
 
-// Blocks per multiprocessor the kernel is compiled for: with private cells in shared memory, 4,
-// so at most 64 registers a thread at 256 threads. TPC-H Q1's 48-byte cells for 4 groups leave
-// shared memory for 4 blocks, and its 80 registers allowed only 3: 50% occupancy instead of 37.5%,
-// the kernel 1.66 ms instead of 1.77 on the H100. (Its 88-byte decimal cells now leave room for 2
-// blocks; compiled for 2, with 128 registers and two rows loaded ahead, Q1 took 1.69 ms at SF 10
-// on the H200 instead of 1.62.)
-template <class Fn, int CacheSize>
-inline constexpr int aggregate_min_blocks_v = cells_in_shared_v<Fn, CacheSize> ? 4 : 1;
+// Blocks per multiprocessor the kernel is compiled for: with private cells in shared memory, as
+// many as the shared memory of a multiprocessor (228 KiB on the H100 and H200, 1 KiB of it
+// reserved per block) holds with the private-cache path's block table of 64 slots, at most 4
+// (64 registers a thread at 256 threads); else 1. Registers beyond what the blocks that fit can
+// use are none gained: TPC-H Q1 compiled for 4 blocks where 3 fit spilled to local memory. (Its
+// 48-byte cells for 4 groups once left shared memory for 4 blocks, where its 80 registers allowed
+// only 3: 50% occupancy instead of 37.5%, the kernel 1.66 ms instead of 1.77 on the H100.)
+template <int Block, class Fn, int CacheSize>
+constexpr int aggregate_min_blocks() {
+  if constexpr (cells_in_shared_v<Fn, CacheSize>) {
+    std::size_t const block = aggregate_shared_bytes<Block, CacheSize, Fn>(64) + 1024;
+    std::size_t const fit = std::size_t{228 * 1024} / block;
+    return fit < 1 ? 1 : fit > 4 ? 4 : static_cast<int>(fit);
+  } else {
+    return 1;
+  }
+}
+template <int Block, class Fn, int CacheSize>
+inline constexpr int aggregate_min_blocks_v = aggregate_min_blocks<Block, Fn, CacheSize>();
 
-// Rows loaded ahead: with private cells in shared memory the kernel has 64 registers, and two
+// Rows loaded ahead: with private cells in shared memory the kernel has 64 to 80 registers, and two
 // wide rows in flight (TPC-H Q1's, 80 bytes) spill to local memory; one at a time, Q1 took
 // 1.87 ms instead of 2.08 on the H100 (same machine, five runs each).
 template <class Fn, int CacheSize>
@@ -102,7 +113,7 @@ inline constexpr int aggregate_kernel_unroll_v =
     cells_in_shared_v<Fn, CacheSize> && sizeof(typename Fn::loaded) > 32 ? 1 : colx::detail::aggregate_unroll_v<Fn>;
 
 template <int Block, int CacheSize, class Fn>
-__global__ void __launch_bounds__(Block, aggregate_min_blocks_v<Fn, CacheSize>)
+__global__ void __launch_bounds__(Block, aggregate_min_blocks_v<Block, Fn, CacheSize>)
     aggregate_rows_kernel(size_type n, Fn fn, int shared_slots) {
   using cells = typename Fn::cells;
   extern __shared__ std::uint64_t shared[];
@@ -121,12 +132,12 @@ __global__ void __launch_bounds__(Block, aggregate_min_blocks_v<Fn, CacheSize>)
   flush_to_block<Fn> const flush{&fn, ids, rows, block_cells, mask, 64 - __popc(mask)};
   constexpr int unroll = aggregate_kernel_unroll_v<Fn, CacheSize>;
   if constexpr (cells_in_shared_v<Fn, CacheSize>) {
-    shared_cells<cells, Block> cache{block_cells + shared_slots};
+    shared_cells<typename Fn::partial_cells, Block> cache{reinterpret_cast<typename Fn::partial_cells*>(block_cells + shared_slots)};
     colx::detail::aggregate_cached<CacheSize, unroll>(fn, first, n, step, cache, flush);
   } else if constexpr (CacheSize == 1) {
     colx::detail::aggregate_direct<unroll>(fn, first, n, step, flush);
   } else {
-    colx::detail::register_cells<cells, CacheSize> cache;
+    colx::detail::register_cells<typename Fn::partial_cells, CacheSize> cache;
     colx::detail::aggregate_cached<CacheSize, unroll>(fn, first, n, step, cache, flush);
   }
   __syncthreads();

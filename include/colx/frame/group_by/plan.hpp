@@ -168,6 +168,7 @@ struct group_plan {
   size_type rows = 0;
   char const* key_form = "";      // how rows' keys are compared
   std::size_t cell_bytes = 0;     // a group's cells
+  std::size_t private_bytes = 0;  // a group's cells in a thread's cache (group_by/partials.hpp)
   std::size_t entry_bytes = 0;    // a slot of the table: the header (packed keys or first row) and the cells
   double few_groups_limit = 0;    // at most this many groups (by the sample): per-block tables first
   int block_slots = 0;            // slots of each block's table on that path
@@ -183,6 +184,7 @@ group_plan plan_of(size_type rows) {
   return group_plan{rows,
                     key_form<Fn>(),
                     sizeof(cells),
+                    sizeof(typename Fn::partial_cells),
                     Fn::table_entry_bytes,
                     few_groups_limit<cells>(),
                     shared_table_slots<cells>(),

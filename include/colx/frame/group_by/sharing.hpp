@@ -7,6 +7,7 @@
 #include <colx/frame/group_by/cells.hpp>
 #include <colx/frame/group_by/cells_moments.hpp>
 #include <colx/frame/group_by/cells_rows.hpp>
+#include <colx/frame/group_by/partials.hpp>
 
 #include <array>
 #include <cstddef>
@@ -15,6 +16,17 @@
 #include <utility>
 
 namespace colx::detail {
+
+// What a cell's operations may ask about the group's other rows (Fn: group_by/table.hpp's).
+template <class Fn, std::size_t K>
+struct aggregation_context {
+  Fn const* fn;
+  COLX_HOST_DEVICE auto value_at(size_type row) const { return get<K>(fn->aggs).expr(fn->in, row); }
+  template <class T>
+  COLX_HOST_DEVICE bool first_of_pair(T const& v, size_type row) const {
+    return fn->template first_of_pair<K>(v, row);
+  }
+};
 
 template <class Agg, class Inputs>
 struct bound_aggregation_traits;
@@ -121,6 +133,31 @@ struct cell_sharing {
       return cells(group_row_count{0}, traits<keeper_v<M>>::cell::identity()...);
     } else {
       return cells(traits<keeper_v<M>>::cell::identity()...);
+    }
+  }
+  // The threads' private cells (group_by/partials.hpp): aggregation K's narrow form, then the
+  // same tuple as `cells` with each part narrowed, and its widening back.
+  template <std::size_t K>
+  using partial_for = cell_partial<typename traits<K>::cell, typename traits<K>::value_type>;
+  template <std::size_t... M>
+  static auto partials_of(std::index_sequence<M...>)
+      -> std::conditional_t<group_rows, tuple<narrow_row_count, typename partial_for<keeper_v<M>>::type...>,
+                            tuple<typename partial_for<keeper_v<M>>::type...>>;
+  using partials = decltype(partials_of(std::make_index_sequence<kept>{}));
+  template <std::size_t... M>
+  static constexpr COLX_HOST_DEVICE partials partial_identity(std::index_sequence<M...>) {
+    if constexpr (group_rows) {
+      return partials(narrow_row_count{0}, partial_for<keeper_v<M>>::identity()...);
+    } else {
+      return partials(partial_for<keeper_v<M>>::identity()...);
+    }
+  }
+  template <std::size_t... M>
+  static constexpr COLX_HOST_DEVICE cells widen(partials const& p, std::index_sequence<M...>) {
+    if constexpr (group_rows) {
+      return cells(group_row_count{static_cast<size_type>(get<0>(p).n)}, partial_for<keeper_v<M>>::widen(get<M + 1>(p))...);
+    } else {
+      return cells(partial_for<keeper_v<M>>::widen(get<M>(p))...);
     }
   }
   static constexpr COLX_HOST_DEVICE size_type rows(cells const& c) {

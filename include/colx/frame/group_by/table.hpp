@@ -40,18 +40,6 @@ constexpr std::size_t pair_sets_before(std::size_t k) {
 template <class Inputs, class Pred, class Keys, class Aggs>
 struct group_table_fn;
 
-
-// What a cell's operations may ask about the group's other rows.
-template <class Fn, std::size_t K>
-struct aggregation_context {
-  Fn const* fn;
-  COLX_HOST_DEVICE auto value_at(size_type row) const { return get<K>(fn->aggs).expr(fn->in, row); }
-  template <class T>
-  COLX_HOST_DEVICE bool first_of_pair(T const& v, size_type row) const {
-    return fn->template first_of_pair<K>(v, row);
-  }
-};
-
 template <class Inputs, class Pred, class... Keys, class... Aggs>
 struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
   using sharing = cell_sharing<bound_aggregation_traits<Aggs, Inputs>...>;
@@ -275,6 +263,12 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
   }
 
   static COLX_HOST_DEVICE cells identity() { return sharing::identity(std::make_index_sequence<sharing::kept>{}); }
+  // A thread's private cells (group_by/partials.hpp), and their widening into cells.
+  using partial_cells = typename sharing::partials;
+  static COLX_HOST_DEVICE partial_cells partial_identity() {
+    return sharing::partial_identity(std::make_index_sequence<sharing::kept>{});
+  }
+  static COLX_HOST_DEVICE cells widen(partial_cells const& p) { return sharing::widen(p, std::make_index_sequence<sharing::kept>{}); }
 
   // For the GPU's partitioned many-groups pass (gpu/aggregate_rows.cuh), which first sorts rows
   // into partitions by their group's home slot: packed keys only (other keys find their slot
@@ -332,6 +326,32 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
   COLX_HOST_DEVICE void add(cells& c, loaded const& r, size_type i) const {
     if constexpr (sharing::group_rows) { ++get<0>(c).n; }
     [&]<std::size_t... K>(std::index_sequence<K...>) { (add_one<K>(c, get<K>(r.v), i), ...); }(std::index_sequence_for<Aggs...>{});
+  }
+  // Adds row r to private cells p; false, p unchanged, where p cannot take it (a narrow sum would
+  // overflow): the caller then flushes p and starts afresh. The cells are read once, added to in
+  // registers and written back whole.
+  COLX_HOST_DEVICE bool add_partial(partial_cells& p, loaded const& r, size_type i) const {
+    partial_cells next = p;
+    bool fits = true;
+    if constexpr (sharing::group_rows) { fits = get<0>(next).n++ != most_narrow_count; }
+    [&]<std::size_t... K>(std::index_sequence<K...>) { ((fits = fits & add_partial_one<K>(next, get<K>(r.v), i)), ...); }(
+        std::index_sequence_for<Aggs...>{});
+    if (fits) { p = next; }
+    return fits;
+  }
+  // Aggregation K's part of add_partial: adds v, and tells whether it fitted.
+  template <std::size_t K, class V>
+  COLX_HOST_DEVICE bool add_partial_one(partial_cells& p, V const& v, size_type i) const {
+    if constexpr (keeps<K>) {
+      if (traits<K>::counts_nulls || v.valid) {
+        using partial = typename sharing::template partial_for<K>;
+        auto& cell = get<sharing::template place_v<K>>(p);
+        bool const fits = partial::fits(cell, v.value);
+        partial::add(cell, v.value, i, aggregation_context<group_table_fn, K>{this});
+        return fits;
+      }
+    }
+    return true;
   }
   // Merges c into *dst: the table's cells or a block's.
   COLX_HOST_DEVICE void merge(cells* dst, cells const& c) const {
