@@ -60,15 +60,6 @@ struct accumulate_fn {
     return expr::detail::stage_at<K>(expr::stages_of(pred))(in, i);
   }
   COLX_HOST_DEVICE void add_kept(state& s, size_type i) const { add(s, i, std::index_sequence_for<Aggs...>{}); }
-  // Row i's aggregated values, and their adding (row i's, for the aggregations that read it).
-  using values = tuple<std::remove_cvref_t<decltype(std::declval<Aggs const&>().expr(std::declval<Inputs const&>(), size_type{}))>...>;
-  COLX_HOST_DEVICE values values_at(size_type i) const {
-    return [&]<std::size_t... K>(std::index_sequence<K...>) { return values(get<K>(aggs).expr(in, i)...); }(
-        std::index_sequence_for<Aggs...>{});
-  }
-  COLX_HOST_DEVICE void add_values(state& s, values const& v, size_type i) const {
-    [&]<std::size_t... K>(std::index_sequence<K...>) { (add_value<K>(s, get<K>(v), i), ...); }(std::index_sequence_for<Aggs...>{});
-  }
 
  private:
   template <std::size_t... K>
@@ -77,11 +68,9 @@ struct accumulate_fn {
   }
   template <std::size_t K>
   COLX_HOST_DEVICE void add_one(state& s, size_type i) const {
-    add_value<K>(s, get<K>(aggs).expr(in, i), i);
-  }
-  template <std::size_t K, class V>
-  COLX_HOST_DEVICE void add_value(state& s, V const& v, size_type i) const {
-    using traits = aggregation_traits<std::remove_cvref_t<decltype(get<K>(aggs))>, Inputs>;
+    auto const& agg = get<K>(aggs);
+    using traits = aggregation_traits<std::remove_cvref_t<decltype(agg)>, Inputs>;
+    auto const v = agg.expr(in, i);
     if constexpr (requires { traits::kind::counts_nulls; }) {
       if (traits::kind::counts_nulls || v.valid) { traits::kind::template add<typename traits::value_type>(get<K>(s), v.value, i); }
     } else {

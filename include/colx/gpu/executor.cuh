@@ -71,34 +71,7 @@ __global__ void __launch_bounds__(Block) reduce_rows_kernel(size_type n, State i
   State s = init;
   size_type const stride = static_cast<size_type>(gridDim.x) * Block;
   size_type i = static_cast<size_type>(blockIdx.x) * Block + threadIdx.x;
-  if constexpr (filter_stages_v<Acc> > 0 && rows_ahead_v<Acc> > 1) {
-    // Every stage tests all the rows at once, a row that failed an earlier stage reading row 0
-    // instead (a line every warp shares, in cache): the stage's loads carry no predicate and are
-    // all in flight together. Tested only where it had passed, the eight loads of a stage went out
-    // one after another, each waiting for the one before (TPC-H Q6: 0.368 ms, 0.617 GB).
-    constexpr int ahead = rows_ahead_v<Acc>;
-    for (; i + (ahead - 1) * stride < n; i += ahead * stride) {
-      bool pass[ahead];
-      COLX_UNROLL
-      for (int u = 0; u < ahead; ++u) { pass[u] = acc.template passes<0>(i + u * stride); }
-      [&]<int... K>(std::integer_sequence<int, K...>) {
-        ((void)[&] {
-          bool next[ahead];
-          COLX_UNROLL
-          for (int u = 0; u < ahead; ++u) { next[u] = acc.template passes<K + 1>(pass[u] ? i + u * stride : 0); }
-          COLX_UNROLL
-          for (int u = 0; u < ahead; ++u) { pass[u] = pass[u] & next[u]; }
-        }(), ...);
-      }(std::make_integer_sequence<int, filter_stages_v<Acc> - 1>{});
-      typename Acc::values v[ahead];
-      COLX_UNROLL
-      for (int u = 0; u < ahead; ++u) { v[u] = acc.values_at(pass[u] ? i + u * stride : 0); }
-      COLX_UNROLL
-      for (int u = 0; u < ahead; ++u) {
-        if (pass[u]) { acc.add_values(s, v[u], i + u * stride); }
-      }
-    }
-  } else if constexpr (filter_stages_v<Acc> > 0) {
+  if constexpr (filter_stages_v<Acc> > 0) {
     constexpr int ahead = rows_ahead_v<Acc>;
     for (; i + (ahead - 1) * stride < n; i += ahead * stride) {
       bool pass[ahead];
