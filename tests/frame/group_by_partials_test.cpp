@@ -6,6 +6,7 @@
 // positive and negative runs, on every path of the pass, at 0, 1, 1,000 and 100,003 rows. And the
 // narrow cell's own bounds: the largest sum that fits, the smallest that does not, a full count.
 #include "support/backend.hpp"
+#include "support/forced_path.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -29,13 +30,6 @@ using small = colx::dec<9, 3>;  // 32-bit storage, summed in 64 bits
 
 using S = colx::schema<colx::field<"k", std::int32_t, colx::not_null>, colx::field<"b", big, colx::not_null>,
                        colx::field<"e", big>, colx::field<"s", small, colx::not_null>>;
-
-struct forced_path {
-  explicit forced_path(group_by_path p) { colx::detail::forced_group_by_path().store(p); }
-  forced_path(forced_path const&) = delete;
-  forced_path& operator=(forced_path const&) = delete;
-  ~forced_path() { colx::detail::forced_group_by_path().store(group_by_path::by_sample); }
-};
 
 struct group_ref {
   colx::int128_t sum_b = 0;
@@ -124,7 +118,7 @@ TEST_CASE("group_by: decimal sums whose 64-bit private sums overflow, every path
     for (auto const path : {group_by_path::by_sample, group_by_path::private_caches, group_by_path::few_groups,
                             group_by_path::many_groups, group_by_path::partitioned}) {
       CAPTURE(static_cast<int>(path));
-      forced_path const force(path);
+      colx::test::forced_path const force(path);
       check(sums(f), all);
       check(sums(filtered), kept);
     }
@@ -178,5 +172,5 @@ TEST_CASE("group_by: explain gives the private cells' bytes", "[frame]") {
   // The row count (8), a 16-byte sum, a 16-byte sum and its count (8): 48; privately 4 (8 with
   // padding), 8, and 8 and 4 (16): 32.
   CHECK(text.find("cells: 48 bytes a group") != std::string::npos);
-  CHECK(text.find("(32 bytes a group there)") != std::string::npos);
+  CHECK(text.find("(in narrow form, 32 bytes a group,") != std::string::npos);
 }

@@ -6,6 +6,7 @@
 // with about as many groups as rows, packed keys (an int64) and keys compared at rows (a string),
 // a filter in front, and null keys and values; and again with the rows in runs of one group.
 #include "support/backend.hpp"
+#include "support/forced_path.hpp"
 #include "support/rows.hpp"
 
 #include <catch2/catch.hpp>
@@ -109,14 +110,6 @@ Got expected_rows(std::map<Key, group_ref> const& groups) {
   return out;
 }
 
-// Forces the group-by's path while it lives (a test hook).
-struct forced_path {
-  explicit forced_path(group_by_path p) { colx::detail::forced_group_by_path().store(p); }
-  forced_path(forced_path const&) = delete;
-  forced_path& operator=(forced_path const&) = delete;
-  ~forced_path() { colx::detail::forced_group_by_path().store(group_by_path::by_sample); }
-};
-
 template <class Key>
 auto group(colx::frame<S> const& f, Key const& key) {
   return f | colx::filter("w"_c != 0) | colx::group_by(key) |
@@ -140,7 +133,7 @@ void check_every_path(rows const& r, Also const& also) {
   for (auto const path : {group_by_path::by_sample, group_by_path::private_caches, group_by_path::few_groups,
                           group_by_path::many_groups, group_by_path::partitioned}) {
     CAPTURE(static_cast<int>(path));
-    forced_path const force(path);
+    colx::test::forced_path const force(path);
     auto const got_k = colx::test::sorted_rows_of(group(f, "k"_c));
     CHECK(got_k == expected_rows<std::remove_cvref_t<decltype(got_k)>>(by_k));
     auto const got_s = colx::test::sorted_rows_of(group(f, "s"_c));
@@ -220,7 +213,7 @@ TEST_CASE("group_by: min and max of 32- and 64-bit integers, signed and unsigned
   for (auto const path : {group_by_path::by_sample, group_by_path::private_caches, group_by_path::few_groups,
                           group_by_path::many_groups, group_by_path::partitioned}) {
     CAPTURE(static_cast<int>(path));
-    forced_path const force(path);
+    colx::test::forced_path const force(path);
     auto const got = colx::test::sorted_rows_of(
         f | colx::group_by("g"_c) |
         colx::aggregate(colx::min("a"_c).as<"a0">(), colx::max("a"_c).as<"a1">(), colx::min("b"_c).as<"b0">(),

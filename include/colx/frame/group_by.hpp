@@ -141,8 +141,8 @@ template <class Source, class... Keys, class... Named>
   std::apply([&](auto const&... n) { ((out << "  " << n.name.view() << " = " << n.expr.to_string() << "\n"), ...); }, a.aggs);
   out << "  cells: " << p.cell_bytes << " bytes a group (a row count and sums of one column kept once)\n";
   out << "  the path, by the groups in a sample of up to " << detail::most_sampled_rows << " rows:\n    up to "
-      << 2 * detail::group_cache_size << " groups: per-thread caches of " << detail::group_cache_size << " groups first ("
-      << p.private_bytes << " bytes a group there)\n"
+      << 2 * detail::group_cache_size << " groups: per-thread caches of " << detail::group_cache_size << " groups first (in narrow form, "
+      << p.private_bytes << " bytes a group, where they are kept in the GPU's shared memory, and on the host)\n"
       << "    up to " << static_cast<size_type>(p.few_groups_limit) << " groups (few-groups path): on the GPU, per-block "
       << "shared-memory tables of " << p.block_slots << " slots, merged once per block into the global table\n"
       << "    more (many-groups path): a global hash table of " << p.load_factor << " slots a group, " << p.entry_bytes

@@ -83,10 +83,10 @@ struct shared_cells {
 template <class Cells>
 inline constexpr std::size_t shared_cell_bytes_v = sizeof(typename shared_cells<Cells, 32>::word) * shared_cells<Cells, 32>::cell_words;
 
-// Whether private cells go to shared memory (see exec/aggregate_rows.hpp): when CacheSize of them
-// would take more than 32 registers.
+// Whether private cells go to shared memory (see exec/aggregate_rows.hpp): when CacheSize of the
+// table's cells would take more than 32 registers. There they are kept narrow (group_by/partials.hpp).
 template <class Fn, int CacheSize>
-inline constexpr bool cells_in_shared_v = CacheSize > 1 && CacheSize * sizeof(typename Fn::partial_cells) > 128;
+inline constexpr bool cells_in_shared_v = CacheSize > 1 && CacheSize * sizeof(typename Fn::cells) > 128;
 
 // Shared memory per block: the block table (ids, rows, then cells, for `shared_slots` slots), then
 // the threads' private cells when they live there.
@@ -150,12 +150,12 @@ __global__ void __launch_bounds__(Block, aggregate_min_blocks_v<Block, Fn, Cache
   if constexpr (cells_in_shared_v<Fn, CacheSize>) {
     using private_cells = shared_cells<typename Fn::partial_cells, Block>;
     private_cells cache{reinterpret_cast<typename private_cells::word*>(block_cells + shared_slots)};
-    colx::detail::aggregate_cached<CacheSize, unroll>(fn, first, n, step, cache, flush);
+    colx::detail::aggregate_cached<CacheSize, unroll, true>(fn, first, n, step, cache, flush);
   } else if constexpr (CacheSize == 1) {
     colx::detail::aggregate_direct<unroll>(fn, first, n, step, flush);
   } else {
-    colx::detail::register_cells<typename Fn::partial_cells, CacheSize> cache;
-    colx::detail::aggregate_cached<CacheSize, unroll>(fn, first, n, step, cache, flush);
+    colx::detail::register_cells<cells, CacheSize> cache;
+    colx::detail::aggregate_cached<CacheSize, unroll, false>(fn, first, n, step, cache, flush);
   }
   __syncthreads();
   for (int s = threadIdx.x; s < shared_slots; s += Block) {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// A thread's private cells in narrow form, for the few-groups pass (exec/aggregate_rows.hpp):
-// a decimal of at most 18 digits sums in 64 bits there, and the group's row count in 32, where the
-// table's cells keep 128 and 64. A row the narrow cells cannot take (a sum would overflow, a
+// A thread's private cells in narrow form, for the per-thread caches of the few-groups pass
+// (exec/aggregate_rows.hpp) where they live in the GPU's shared memory, and on the host: a decimal
+// of at most 18 digits sums in 64 bits there, and the group's row count in 32, where the table's
+// cells keep 128 and 64. A row the narrow cells cannot take (a sum would overflow, a
 // count would wrap) makes the thread flush them to the table, widened, and start afresh; with
 // real data that is never. TPC-H Q1's private cells of four groups so take 64 bytes a group
 // instead of 104, in shared memory, and three blocks of 256 threads fit a multiprocessor
