@@ -35,9 +35,10 @@ inline constexpr std::uint64_t no_group_id = ~std::uint64_t{0};
 // Where a thread keeps its private cells. In registers: an array indexed only by unrolled
 // constants (a dynamic index would put it in local memory), so an access to cell k is CacheSize
 // predicated copies of the work. That suits small cells; wide ones (TPC-H Q1's eight aggregations
-// make 88 bytes a group) would take most of a thread's registers and starve the multiprocessor
-// of threads, so the GPU keeps them in the thread's slice of shared memory instead
-// (gpu/aggregate_rows.cuh), where cell k is one indexed access.
+// make 104 bytes a group) would take most of a thread's registers and starve the multiprocessor
+// of threads, so the GPU keeps them in the thread's slice of shared memory instead, in narrow
+// form (group_by/partials.hpp: 64 bytes for Q1's) and word by word (gpu/aggregate_rows.cuh),
+// where cell k is read and written with indexed accesses.
 template <class Cells, int CacheSize>
 struct register_cells {
   Cells cells[CacheSize]{};  // set before use (a victim is reset first); zeroed so no compiler sees it unset

@@ -103,7 +103,8 @@ constexpr std::size_t aggregate_shared_bytes(int shared_slots) {
 
 // Blocks per multiprocessor the kernel is compiled for: with private cells in shared memory, as
 // many as the shared memory of a multiprocessor (228 KiB on the H100 and H200, 1 KiB of it
-// reserved per block) holds with the private-cache path's block table of 64 slots, at most 4
+// reserved per block; a GPU with less fits fewer, and the kernel then has fewer registers than it
+// could: slower, not wrong) holds with the private-cache path's block table of 64 slots, at most 4
 // (64 registers a thread at 256 threads); else 1. Registers beyond what the blocks that fit can
 // use are none gained: TPC-H Q1 compiled for 4 blocks where 3 fit spilled to local memory. (Its
 // 48-byte cells for 4 groups once left shared memory for 4 blocks, where its 80 registers allowed
@@ -121,7 +122,8 @@ constexpr int aggregate_min_blocks() {
 template <int Block, class Fn, int CacheSize>
 inline constexpr int aggregate_min_blocks_v = aggregate_min_blocks<Block, Fn, CacheSize>();
 
-// Rows loaded ahead: with private cells in shared memory the kernel has 64 to 80 registers, and two
+// Rows loaded ahead: with private cells in shared memory the kernel has few registers (64 to 85 where
+// 4 to 3 blocks fit), and two
 // wide rows in flight (TPC-H Q1's, 80 bytes) spill to local memory; one at a time, Q1 took
 // 1.87 ms instead of 2.08 on the H100 (same machine, five runs each).
 template <class Fn, int CacheSize>
@@ -149,6 +151,8 @@ __global__ void __launch_bounds__(Block, aggregate_min_blocks_v<Block, Fn, Cache
   constexpr int unroll = aggregate_kernel_unroll_v<Fn, CacheSize>;
   if constexpr (cells_in_shared_v<Fn, CacheSize>) {
     using private_cells = shared_cells<typename Fn::partial_cells, Block>;
+    // 8-byte aligned: the block table before it has 0 or a power of two (at least 64) of slots,
+    // each 16 bytes of id and row and a cell of whole 4-byte words.
     private_cells cache{reinterpret_cast<typename private_cells::word*>(block_cells + shared_slots)};
     colx::detail::aggregate_cached<CacheSize, unroll, true>(fn, first, n, step, cache, flush);
   } else if constexpr (CacheSize == 1) {

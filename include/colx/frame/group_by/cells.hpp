@@ -3,7 +3,8 @@
 // Group-by accumulators: the catalogue of expr/aggregate.hpp in the form a hash table merges with
 // atomics (this file, group_by/cells_moments.hpp for mean, var and std, group_by/cells_rows.hpp
 // for the cells that keep a row). For each aggregation kind: the cell one group keeps in the table,
-// how a row is added to a cell held privately (in registers), how a private cell is merged into
+// how a row is added to a cell held privately (a thread's cache; group_by/partials.hpp gives the
+// narrow form some cells take there), how a private cell is merged into
 // the shared table with atomics, and how a cell finishes into the output value.
 //
 // Merges must commute, since threads flush in any order. That rules out Welford's update for
@@ -127,8 +128,8 @@ struct group_cell<expr::kinds::sum, T, Nullable> {
 // 8-byte aligned behind the slot's one-word header; merges add them with atomic_add_128. The
 // count of valid values is kept only where values may be null (a never-null column's groups all
 // have values). A mean of the same column keeps this very cell (group_by/cells_moments.hpp):
-// TPC-H Q1's eight aggregations of DECIMAL(15,2) columns keep 88 bytes a group, not 128, and its
-// private caches of four groups a thread take two blocks a multiprocessor instead of one.
+// TPC-H Q1's eight aggregations of DECIMAL(15,2) columns keep 104 bytes a group, not 136 (in a
+// thread's cache, narrow, 64: group_by/partials.hpp).
 struct sum_words {
   unsigned long long lo;
   unsigned long long hi;

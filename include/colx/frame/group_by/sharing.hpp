@@ -53,7 +53,7 @@ struct bound_aggregation_traits<expr::aggregation<Kind, E>, Inputs> {
 // group's row count is kept once for all that need it (count(), and means and variances of
 // never-null values), and a sum of a column once for every aggregation keeping that very sum
 // (sum("x") and mean("x") of a float64 column). TPC-H Q1's eight aggregations then keep five sums
-// and a row count: 48 bytes a group instead of 88.
+// (two of them with a count of their values) and a row count: 104 bytes a group instead of 136.
 struct group_row_count {
   size_type n;
 };

@@ -328,27 +328,29 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
     [&]<std::size_t... K>(std::index_sequence<K...>) { (add_one<K>(c, get<K>(r.v), i), ...); }(std::index_sequence_for<Aggs...>{});
   }
   // Adds row r to private cells p; false, p unchanged, where p cannot take it (a narrow sum would
-  // overflow): the caller then flushes p and starts afresh. The cells are read once, added to in
-  // registers and written back whole.
+  // overflow): the caller then flushes p and starts afresh. Whether it fits is asked of every
+  // cell before any adds: an add may act beyond p (nunique claims the row's pair), and a row
+  // added twice would then count its value as seen. (The GPU holds p in registers here.)
   COLX_HOST_DEVICE bool add_partial(partial_cells& p, loaded const& r, size_type i) const {
-    partial_cells next = p;
     bool fits = true;
-    if constexpr (sharing::group_rows) { fits = get<0>(next).n++ != most_narrow_count; }
-    [&]<std::size_t... K>(std::index_sequence<K...>) { ((fits = fits & add_partial_one<K>(next, get<K>(r.v), i)), ...); }(
+    if constexpr (sharing::group_rows) { fits = get<0>(p).n != most_narrow_count; }
+    [&]<std::size_t... K>(std::index_sequence<K...>) { ((fits = fits & partial_step<K>(p, get<K>(r.v), i, false)), ...); }(
         std::index_sequence_for<Aggs...>{});
-    if (fits) { p = next; }
-    return fits;
+    if (!fits) { return false; }
+    if constexpr (sharing::group_rows) { ++get<0>(p).n; }
+    [&]<std::size_t... K>(std::index_sequence<K...>) { (partial_step<K>(p, get<K>(r.v), i, true), ...); }(
+        std::index_sequence_for<Aggs...>{});
+    return true;
   }
-  // Aggregation K's part of add_partial: adds v, and tells whether it fitted.
+  // Aggregation K's part of add_partial: whether its cell takes v, or (add) the adding.
   template <std::size_t K, class V>
-  COLX_HOST_DEVICE bool add_partial_one(partial_cells& p, V const& v, size_type i) const {
+  COLX_HOST_DEVICE bool partial_step(partial_cells& p, V const& v, size_type i, bool add) const {
     if constexpr (keeps<K>) {
       if (traits<K>::counts_nulls || v.valid) {
         using partial = typename sharing::template partial_for<K>;
         auto& cell = get<sharing::template place_v<K>>(p);
-        bool const fits = partial::fits(cell, v.value);
+        if (!add) { return partial::fits(cell, v.value); }
         partial::add(cell, v.value, i, aggregation_context<group_table_fn, K>{this});
-        return fits;
       }
     }
     return true;
