@@ -39,7 +39,24 @@ struct group_ref {
   std::int64_t valid_e = 0;
   colx::int128_t sum_s = 0;
   std::int64_t rows = 0;
+  void add(big b, std::optional<big> e, small s) {
+    sum_b += b.unscaled;
+    if (e) {
+      sum_e += e->unscaled;
+      ++valid_e;
+    }
+    sum_s += s.unscaled;
+    distinct_s.insert(s.unscaled);
+    ++rows;
+  }
 };
+
+colx::frame<S> input(std::vector<std::int32_t> const& k, std::vector<big> const& b, std::vector<std::optional<big>> const& e,
+                     std::vector<small> const& s) {
+  auto const mr = colx::test::backend_resource();
+  return colx::frame<S>(colx::make_column<std::int32_t>(k, {}, mr), colx::make_column<big>(b, {}, mr),
+                        colx::make_column<big>(e, {}, mr), colx::make_column<small>(s, {}, mr));
+}
 
 template <class Source>
 auto sums(Source const& source) {
@@ -108,20 +125,10 @@ TEST_CASE("group_by: decimal sums whose 64-bit private sums overflow, every path
     for (std::size_t i = 0; i < n; ++i) {
       for (auto* want : {&all, &kept}) {
         if (want == &kept && k[i] == 1) { continue; }
-        group_ref& r = (*want)[k[i]];
-        r.sum_b += b[i].unscaled;
-        if (e[i]) {
-          r.sum_e += e[i]->unscaled;
-          ++r.valid_e;
-        }
-        r.sum_s += s[i].unscaled;
-        r.distinct_s.insert(s[i].unscaled);
-        ++r.rows;
+        (*want)[k[i]].add(b[i], e[i], s[i]);
       }
     }
-    auto const mr = colx::test::backend_resource();
-    colx::frame<S> const f(colx::make_column<std::int32_t>(k, {}, mr), colx::make_column<big>(b, {}, mr),
-                           colx::make_column<big>(e, {}, mr), colx::make_column<small>(s, {}, mr));
+    auto const f = input(k, b, e, s);
     auto const filtered = f | colx::filter("k"_c != 1);
     for (auto const path : {group_by_path::by_sample, group_by_path::private_caches, group_by_path::few_groups,
                             group_by_path::many_groups, group_by_path::partitioned}) {
@@ -149,18 +156,9 @@ TEST_CASE("group_by: one group's 64-bit private sums overflow on every thread", 
     b[i] = big{most - static_cast<std::int64_t>(i % 1000)};
     if (i % 5 != 0) { e[i] = big{-most + static_cast<std::int64_t>(i % 7)}; }
     s[i] = small{static_cast<std::int32_t>(i % 1000) - 500};
-    r.sum_b += b[i].unscaled;
-    if (e[i]) {
-      r.sum_e += e[i]->unscaled;
-      ++r.valid_e;
-    }
-    r.sum_s += s[i].unscaled;
-    r.distinct_s.insert(s[i].unscaled);
-    ++r.rows;
+    r.add(b[i], e[i], s[i]);
   }
-  auto const mr = colx::test::backend_resource();
-  colx::frame<S> const f(colx::make_column<std::int32_t>(k, {}, mr), colx::make_column<big>(b, {}, mr),
-                         colx::make_column<big>(e, {}, mr), colx::make_column<small>(s, {}, mr));
+  auto const f = input(k, b, e, s);
   for (auto const path : {group_by_path::by_sample, group_by_path::private_caches}) {
     CAPTURE(static_cast<int>(path));
     colx::test::forced_path const force(path);
@@ -202,13 +200,11 @@ TEST_CASE("group_by: a narrow decimal sum takes values up to the 64-bit limit an
 }
 
 TEST_CASE("group_by: explain gives the private cells' bytes", "[frame]") {
-  auto const mr = colx::test::backend_resource();
   std::vector<std::int32_t> const k{1, 2, 1};
   std::vector<big> const b{big{1}, big{2}, big{3}};
   std::vector<std::optional<big>> const e{big{1}, std::nullopt, big{3}};
   std::vector<small> const s{small{1}, small{2}, small{3}};
-  colx::frame<S> const f(colx::make_column<std::int32_t>(k, {}, mr), colx::make_column<big>(b, {}, mr),
-                         colx::make_column<big>(e, {}, mr), colx::make_column<small>(s, {}, mr));
+  auto const f = input(k, b, e, s);
   auto const text = colx::explain(f | colx::group_by("k"_c), colx::aggregate(colx::sum("b"_c).as<"sb">(), colx::mean("e"_c).as<"me">(),
                                                                             colx::count().as<"c">()));
   CAPTURE(text);

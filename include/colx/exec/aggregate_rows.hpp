@@ -222,6 +222,12 @@ constexpr int shared_table_slots() {
   while (slots > 0 && static_cast<std::size_t>(slots) * entry > 48 * 1024) { slots /= 2; }
   return slots >= 64 ? slots : 0;
 }
+// The block table beside per-thread caches (at most 64 slots): a handful of groups needs few,
+// which leaves shared memory to the threads' private cells where those live there.
+template <class Cells>
+constexpr int private_cache_table_slots() {
+  return shared_table_slots<Cells>() < 64 ? shared_table_slots<Cells>() : 64;
+}
 template <class Cells>
 constexpr double few_groups_limit() {
   return shared_table_slots<Cells>() / 2.0;

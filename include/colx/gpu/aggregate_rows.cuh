@@ -104,7 +104,7 @@ constexpr std::size_t aggregate_shared_bytes(int shared_slots) {
 // Blocks per multiprocessor the kernel is compiled for: with private cells in shared memory, as
 // many as the shared memory of a multiprocessor (228 KiB on the H100 and H200, 1 KiB of it
 // reserved per block; a GPU with less fits fewer, and the kernel then has fewer registers than it
-// could: slower, not wrong) holds with the private-cache path's block table of 64 slots, at most 4
+// could: slower, not wrong) holds with the private-cache path's block table (private_cache_table_slots), at most 4
 // (64 registers a thread at 256 threads); else 1. Registers beyond what the blocks that fit can
 // use are none gained: TPC-H Q1 compiled for 4 blocks where 3 fit spilled to local memory. (Its
 // 48-byte cells for 4 groups once left shared memory for 4 blocks, where its 80 registers allowed
@@ -112,7 +112,7 @@ constexpr std::size_t aggregate_shared_bytes(int shared_slots) {
 template <int Block, class Fn, int CacheSize>
 constexpr int aggregate_min_blocks() {
   if constexpr (cells_in_shared_v<Fn, CacheSize>) {
-    std::size_t const block = aggregate_shared_bytes<Block, CacheSize, Fn>(64) + 1024;
+    std::size_t const block = aggregate_shared_bytes<Block, CacheSize, Fn>(colx::detail::private_cache_table_slots<typename Fn::cells>()) + 1024;
     std::size_t const fit = std::size_t{228 * 1024} / block;
     return fit < 1 ? 1 : fit > 4 ? 4 : static_cast<int>(fit);
   } else {

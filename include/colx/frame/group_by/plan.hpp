@@ -132,7 +132,7 @@ inline bool use_private_caches(double estimated_groups) { return estimated_group
 template <class Cells>
 int block_table_slots(double estimated_groups) {
   if (estimated_groups > few_groups_limit<Cells>()) { return 0; }
-  return use_private_caches(estimated_groups) ? std::min(64, shared_table_slots<Cells>()) : shared_table_slots<Cells>();
+  return use_private_caches(estimated_groups) ? private_cache_table_slots<Cells>() : shared_table_slots<Cells>();
 }
 
 // For tests: a path forced whatever the sample shows, so that each is reached at small sizes (the
@@ -147,7 +147,7 @@ inline std::atomic<group_by_path>& forced_group_by_path() {
 template <class Cells>
 aggregate_pass_options pass_options(double estimated_groups) {
   switch (forced_group_by_path().load()) {
-    case group_by_path::private_caches: return {std::min(64, shared_table_slots<Cells>()), true, false};
+    case group_by_path::private_caches: return {private_cache_table_slots<Cells>(), true, false};
     case group_by_path::few_groups: return {shared_table_slots<Cells>(), false, false};
     case group_by_path::many_groups: return {0, false, false};
     case group_by_path::partitioned: return {0, false, true};
