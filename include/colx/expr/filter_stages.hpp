@@ -7,6 +7,7 @@
 // together, and still reads a column only for rows that passed the stages before; the filter's
 // short circuit, row by row, made each row's loads wait on the branches of the row before (TPC-H
 // Q6's reduction ran so at a third of the memory's bandwidth).
+#include <colx/column/column_device_view.hpp>
 #include <colx/expr/nodes.hpp>
 
 #include <type_traits>
@@ -77,8 +78,55 @@ inline constexpr bool is_and = false;
 template <class A, class B>
 inline constexpr bool is_and<kleene<true, A, B>> = true;
 
+// A stage's column as a value the kernel loaded already: what a stage's test reads in place of
+// the column (see stage_one::test). Validity is still read from the column.
+template <class T>
+struct given_value_view {
+  T v;
+  column_device_view<T> const& column;
+  [[nodiscard]] COLX_HOST_DEVICE bool nullable() const noexcept { return column.nullable(); }
+  [[nodiscard]] COLX_HOST_DEVICE bool is_valid(size_type i) const noexcept { return column.is_valid(i); }
+  [[nodiscard]] COLX_HOST_DEVICE bool is_null(size_type i) const noexcept { return column.is_null(i); }
+  [[nodiscard]] COLX_HOST_DEVICE T value(size_type) const noexcept { return v; }
+};
+// A kernel's inputs with column I given as a value.
+template <class Inputs, std::size_t I, class T>
+struct given_value_inputs {
+  Inputs const& in;
+  given_value_view<T> view;
+};
+template <std::size_t J, class Inputs, std::size_t I, class T>
+[[nodiscard]] COLX_HOST_DEVICE auto const& get(given_value_inputs<Inputs, I, T> const& g) noexcept {
+  if constexpr (J == I) {
+    return g.view;
+  } else {
+    return get<J>(g.in);
+  }
+}
+
+template <class V>
+inline constexpr bool is_fixed_width_view = false;
+template <class T>
+inline constexpr bool is_fixed_width_view<column_device_view<T>> = true;
+
+// Whether a stage's test can take its column's values loaded beforehand: a stage over one
+// fixed-width column (a strings column's nodes read more of it than a value).
+template <class Inputs, int Column>
+struct column_view {
+  using type = void;  // no one column
+};
+template <class Inputs, int Column>
+  requires(Column >= 0)
+struct column_view<Inputs, Column> {
+  using type = std::remove_cvref_t<decltype(get<static_cast<std::size_t>(Column)>(std::declval<Inputs const&>()))>;
+};
+template <int Column, class Inputs>
+inline constexpr bool takes_values_v = is_fixed_width_view<typename column_view<Inputs, Column>::type>;
+
 // A stage: one conjunct (valid and true), or two stages over one column, both evaluated (the
-// column loaded once). A stage refers to its conjunct in the predicate, which outlives it: a copy
+// column loaded once). A stage over one fixed-width column also splits in two (takes_values_v):
+// load(in, i), the column's value, and test(in, i, value), the stage on it, so that a kernel can
+// load several rows' values before it tests any (gpu/reduce_rows.cuh says why). A stage refers to its conjunct in the predicate, which outlives it: a copy
 // in a kernel would live in local memory wherever a node's bytes are addressed (a LIKE literal),
 // and the fold of LIKE '%green%' so ran at half the speed of the same search without it.
 template <class E>
@@ -90,6 +138,16 @@ struct stage_one {
     auto const r = e(in, i);
     return r.valid && static_cast<bool>(r.value);
   }
+  template <class Inputs>
+  [[nodiscard]] COLX_HOST_DEVICE auto load(Inputs const& in, size_type i) const {
+    return get<static_cast<std::size_t>(column)>(in).value(i);
+  }
+  template <class Inputs, class T>
+  [[nodiscard]] COLX_HOST_DEVICE bool test(Inputs const& in, size_type i, T v) const {
+    constexpr auto position = static_cast<std::size_t>(column);
+    auto const r = e(given_value_inputs<Inputs, position, T>{in, {v, get<position>(in)}}, i);
+    return r.valid && static_cast<bool>(r.value);
+  }
 };
 template <class A, class B>
 struct stage_both {
@@ -99,6 +157,14 @@ struct stage_both {
   template <class Inputs>
   [[nodiscard]] COLX_HOST_DEVICE bool operator()(Inputs const& in, size_type i) const {
     return a(in, i) & b(in, i);
+  }
+  template <class Inputs>
+  [[nodiscard]] COLX_HOST_DEVICE auto load(Inputs const& in, size_type i) const {
+    return a.load(in, i);
+  }
+  template <class Inputs, class T>
+  [[nodiscard]] COLX_HOST_DEVICE bool test(Inputs const& in, size_type i, T v) const {
+    return a.test(in, i, v) & b.test(in, i, v);
   }
 };
 

@@ -55,9 +55,23 @@ struct accumulate_fn {
   // stage by stage and adds those that passed them all with add_kept. No filter, no stages.
   static constexpr int filter_stages = std::is_same_v<Pred, expr::row_marker> ? 0 : expr::stage_count_v<Pred>;
   static constexpr int rows_ahead = expr::fold_rows_ahead_v<Pred>;
+  // Whether adding a kept row reads columns (count() alone reads none).
+  static constexpr bool add_reads_columns = (!std::is_same_v<std::remove_cvref_t<decltype(std::declval<Aggs const&>().expr)>, expr::row_marker> || ...);
   template <int K>
   COLX_HOST_DEVICE bool passes(size_type i) const {
     return expr::detail::stage_at<K>(expr::stages_of(pred))(in, i);
+  }
+  // Stage K as a load and a test of the loaded value, where its column allows (expr::detail::takes_values_v).
+  template <int K>
+  static constexpr bool stage_takes_values =
+      expr::detail::takes_values_v<std::remove_cvref_t<decltype(expr::detail::stage_at<K>(expr::stages_of(std::declval<Pred const&>())))>::column, Inputs>;
+  template <int K>
+  COLX_HOST_DEVICE auto load(size_type i) const {
+    return expr::detail::stage_at<K>(expr::stages_of(pred)).load(in, i);
+  }
+  template <int K, class T>
+  COLX_HOST_DEVICE bool test(size_type i, T v) const {
+    return expr::detail::stage_at<K>(expr::stages_of(pred)).test(in, i, v);
   }
   COLX_HOST_DEVICE void add_kept(state& s, size_type i) const { add(s, i, std::index_sequence_for<Aggs...>{}); }
 

@@ -9,10 +9,10 @@
 #include <colx/exec/executor.hpp>
 #include <colx/core/cuda_try.cuh>
 #include <colx/gpu/launch.cuh>
+#include <colx/gpu/reduce_rows.cuh>
 #include <colx/gpu/select_rows.cuh>
 #include <colx/memory/stream.hpp>
 
-#include <cub/block/block_reduce.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cuda/std/functional>
@@ -37,80 +37,6 @@ __global__ void strided_kernel(size_type n, F f) {
   size_type const step = static_cast<size_type>(gridDim.x) * blockDim.x;
   f(static_cast<size_type>(blockIdx.x) * blockDim.x + threadIdx.x, n, step);
 }
-
-// The stages of a fold's filter (frame/kernels.hpp's accumulate_fn); 0 for other folds.
-template <class Acc>
-inline constexpr int filter_stages_v = [] {
-  if constexpr (requires { Acc::filter_stages; }) {
-    return Acc::filter_stages;
-  } else {
-    return 0;
-  }
-}();
-// The rows a filtered fold tests at once (frame/kernels.hpp's accumulate_fn); 8 for others.
-template <class Acc>
-inline constexpr int rows_ahead_v = [] {
-  if constexpr (requires { Acc::rows_ahead; }) {
-    return Acc::rows_ahead;
-  } else {
-    return 8;
-  }
-}();
-
-// Folds a block's rows into one state: each thread takes rows i, i + stride, ... in order (four
-// at a time, so their loads are in flight together), then cub::BlockReduce merges the threads'
-// states in a fixed tree. With a grid fixed per device, results repeat exactly run to run. A
-// filtered fold takes eight rows at a time (one where it searches strings: rows_ahead_v) through
-// its filter's stages (expr/filter_stages.hpp), each stage for all eight before the next, then
-// adds those that passed: each stage's loads are in flight together, where the filter's short
-// circuit made each row's loads wait on the branches of the row before. The fold reads its
-// functor in place (__grid_constant__): a copy would sit in local memory wherever a node's bytes
-// are addressed, as a LIKE pattern's are.
-template <int Block, class State, class Acc, class Merge>
-__global__ void __launch_bounds__(Block) reduce_rows_kernel(size_type n, State init, __grid_constant__ Acc const acc, Merge merge, State* partials) {
-  State s = init;
-  size_type const stride = static_cast<size_type>(gridDim.x) * Block;
-  size_type i = static_cast<size_type>(blockIdx.x) * Block + threadIdx.x;
-  if constexpr (filter_stages_v<Acc> > 0) {
-    constexpr int ahead = rows_ahead_v<Acc>;
-    for (; i + (ahead - 1) * stride < n; i += ahead * stride) {
-      bool pass[ahead];
-      COLX_UNROLL
-      for (int u = 0; u < ahead; ++u) { pass[u] = acc.template passes<0>(i + u * stride); }
-      [&]<int... K>(std::integer_sequence<int, K...>) {
-        ((void)[&] {
-          COLX_UNROLL
-          for (int u = 0; u < ahead; ++u) {
-            if (pass[u]) { pass[u] = acc.template passes<K + 1>(i + u * stride); }
-          }
-        }(), ...);
-      }(std::make_integer_sequence<int, filter_stages_v<Acc> - 1>{});
-      COLX_UNROLL
-      for (int u = 0; u < ahead; ++u) {
-        if (pass[u]) { acc.add_kept(s, i + u * stride); }
-      }
-    }
-  } else {
-    for (; i + 3 * stride < n; i += 4 * stride) {
-      acc(s, i);
-      acc(s, i + stride);
-      acc(s, i + 2 * stride);
-      acc(s, i + 3 * stride);
-    }
-  }
-  for (; i < n; i += stride) { acc(s, i); }
-  using block_reduce = cub::BlockReduce<State, Block>;
-  __shared__ typename block_reduce::TempStorage temp;
-  State const r = block_reduce(temp).Reduce(s, merge);
-  if (threadIdx.x == 0) { partials[blockIdx.x] = r; }
-}
-
-template <class State, class Merge>
-struct merge_partials {
-  State const* partials;
-  Merge merge;
-  COLX_HOST_DEVICE void operator()(State& s, size_type i) const { s = merge(s, partials[i]); }
-};
 
 // A tile's strings, written by its warp together: each lane writes its row's bytes into the warp's
 // shared staging area, then the warp copies the tile's bytes (contiguous in the output) with
