@@ -153,43 +153,57 @@ TEST_CASE("filter stages: reductions behind filters match a plain loop", "[expr]
 }
 
 // On the GPU a filtered fold takes eight rows a thread at a time only while a warp's rows are all
-// in range: with a grid of 32 blocks of 256 threads a multiprocessor, that takes more than 8.6M
-// rows on 132 multiprocessors (12M cover 183). Below that every row takes the one-row path. A
-// filter that keeps few rows (a warp queues them until it has 32) and one that keeps nearly all.
+// in range: a thread's first pass needs 8 x 256 x 32 x multiprocessors rows (its grid is 32 blocks
+// of 256 threads a multiprocessor), 8.65M on 132, and a second pass for some threads 16 x 256 x 32
+// x 132 minus the rest (20M rows: the first 3.8M threads take two, on 132 multiprocessors; 148
+// give every thread one). Below that, every row takes the one-row path. Folded over a slice that
+// starts mid-word, with a filter that keeps few rows (a warp queues them until it has 32) and one
+// that keeps nearly all; argmin checks that each thread still adds its rows in order (ties go to
+// the first row).
 TEST_CASE("filter stages: a fold long enough for eight rows a thread", "[expr]") {
-  size_type const n = on_device() ? 12'000'011 : 300'007;
+  size_type const n = on_device() ? 20'000'011 : 300'007;
+  size_type const first = 3;
   auto const d = stage_rows(n, 29);
-  colx::frame<S> const f(column_of(d.d), column_of(d.x), column_of(d.q));
+  colx::frame<S> const whole(column_of(d.d), column_of(d.x), column_of(d.q));
+  auto const f = whole.slice(first, n);
   auto const check = [&](auto const& pred, auto const& keeps) {
     std::int64_t sum = 0;
     size_type rows = 0;
     std::optional<std::int64_t> most;
-    std::optional<double> least;
-    for (size_type i = 0; i < n; ++i) {
+    std::optional<std::int64_t> least;
+    size_type least_at = -1;
+    std::optional<double> least_q;
+    for (size_type i = first; i < n; ++i) {
       auto const k = static_cast<std::size_t>(i);
       if (!keeps(k)) { continue; }
       ++rows;
       if (d.x[k]) {
         sum += *d.x[k];
         most = most ? std::max(*most, *d.x[k]) : *d.x[k];
+        if (!least || *d.x[k] < *least) {
+          least = *d.x[k];
+          least_at = i - first;
+        }
       }
-      least = least ? std::min(*least, d.q[k]) : d.q[k];
+      least_q = least_q ? std::min(*least_q, d.q[k]) : d.q[k];
     }
-    auto const [got_sum, got_rows, got_most, got_least] =
-        f | colx::filter(pred) | colx::reduce(colx::sum("x"_c), colx::count(), colx::max("x"_c), colx::min("q"_c));
+    auto const [got_sum, got_rows, got_most, got_least_q, got_least_at] =
+        f | colx::filter(pred) |
+        colx::reduce(colx::sum("x"_c), colx::count(), colx::max("x"_c), colx::min("q"_c), colx::argmin("x"_c));
     CHECK(got_rows.value() == rows);
     CHECK(got_sum.to_optional() == (most ? std::optional<std::int64_t>(sum) : std::nullopt));
     CHECK(got_most.to_optional() == most);
-    CHECK(got_least.to_optional() == least);
+    CHECK(got_least_q.to_optional() == least_q);
+    CHECK(got_least_at.to_optional() == (least ? std::optional<size_type>(least_at) : std::nullopt));
     CHECK((f | colx::filter(pred) | colx::reduce(colx::count())).value() == rows);  // count() alone: not queued
     return rows;
   };
-  // About 0.6% of rows: d = 7 (a 40th of the non-null), x > 0 (half), q < 0.25 (a quarter).
+  // About 0.24% of rows: d = 7 (a 40th of the non-null 8/9), x > 0 (3/7), q < 0.25 (a quarter).
   auto const few = check("d"_c == 7 && "x"_c > 0 && "q"_c < 0.25, [&](std::size_t k) {
     return d.d[k] && *d.d[k] == 7 && d.x[k] && *d.x[k] > 0 && d.q[k] < 0.25;
   });
   CHECK(few > 0);
   // All but the nulls of d (the sums skip null x).
   auto const most = check("d"_c >= 0 && "q"_c < 2.0, [&](std::size_t k) { return d.d[k] && *d.d[k] >= 0 && d.q[k] < 2.0; });
-  CHECK(most > n / 2);
+  CHECK(most > (n - first) / 2);
 }

@@ -79,7 +79,9 @@ template <class A, class B>
 inline constexpr bool is_and<kleene<true, A, B>> = true;
 
 // A stage's column as a value the kernel loaded already: what a stage's test reads in place of
-// the column (see stage_one::test). Validity is still read from the column.
+// the column (see stage_one::test). Validity is still read from the column. (Nodes reach a
+// fixed-width column through value and is_valid alone; a node that asked for more would not
+// compile, or, asking through `requires`, take its general path.)
 template <class T>
 struct given_value_view {
   T v;
@@ -112,23 +114,24 @@ inline constexpr bool is_fixed_width_view<column_device_view<T>> = true;
 // Whether a stage's test can take its column's values loaded beforehand: a stage over one
 // fixed-width column (a strings column's nodes read more of it than a value).
 template <class Inputs, int Column>
-struct column_view {
+struct stage_column_view {
   using type = void;  // no one column
 };
 template <class Inputs, int Column>
   requires(Column >= 0)
-struct column_view<Inputs, Column> {
+struct stage_column_view<Inputs, Column> {
   using type = std::remove_cvref_t<decltype(get<static_cast<std::size_t>(Column)>(std::declval<Inputs const&>()))>;
 };
 template <int Column, class Inputs>
-inline constexpr bool takes_values_v = is_fixed_width_view<typename column_view<Inputs, Column>::type>;
+inline constexpr bool takes_values_v = is_fixed_width_view<typename stage_column_view<Inputs, Column>::type>;
 
 // A stage: one conjunct (valid and true), or two stages over one column, both evaluated (the
 // column loaded once). A stage over one fixed-width column also splits in two (takes_values_v):
 // load(in, i), the column's value, and test(in, i, value), the stage on it, so that a kernel can
-// load several rows' values before it tests any (gpu/reduce_rows.cuh says why). A stage refers to its conjunct in the predicate, which outlives it: a copy
-// in a kernel would live in local memory wherever a node's bytes are addressed (a LIKE literal),
-// and the fold of LIKE '%green%' so ran at half the speed of the same search without it.
+// load several rows' values before it tests any (gpu/reduce_rows.cuh says why). A stage refers
+// to its conjunct in the predicate, which outlives it: a copy in a kernel would live in local
+// memory wherever a node's bytes are addressed (a LIKE literal), and the fold of LIKE '%green%'
+// so ran at half the speed of the same search without it.
 template <class E>
 struct stage_one {
   static constexpr int column = sole_column_v<E>;

@@ -56,15 +56,17 @@ struct accumulate_fn {
   static constexpr int filter_stages = std::is_same_v<Pred, expr::row_marker> ? 0 : expr::stage_count_v<Pred>;
   static constexpr int rows_ahead = expr::fold_rows_ahead_v<Pred>;
   // Whether adding a kept row reads columns (count() alone reads none).
-  static constexpr bool add_reads_columns = (!std::is_same_v<std::remove_cvref_t<decltype(std::declval<Aggs const&>().expr)>, expr::row_marker> || ...);
+  static constexpr bool add_reads_columns = (!std::is_same_v<decltype(Aggs::expr), expr::row_marker> || ...);
   template <int K>
   COLX_HOST_DEVICE bool passes(size_type i) const {
     return expr::detail::stage_at<K>(expr::stages_of(pred))(in, i);
   }
-  // Stage K as a load and a test of the loaded value, where its column allows (expr::detail::takes_values_v).
+  // Stage K as a load and a test of the loaded value, where its column allows
+  // (expr::detail::takes_values_v).
   template <int K>
-  static constexpr bool stage_takes_values =
-      expr::detail::takes_values_v<std::remove_cvref_t<decltype(expr::detail::stage_at<K>(expr::stages_of(std::declval<Pred const&>())))>::column, Inputs>;
+  using stage_type = std::remove_cvref_t<decltype(expr::detail::stage_at<K>(expr::stages_of(std::declval<Pred const&>())))>;
+  template <int K>
+  static constexpr bool stage_takes_values = expr::detail::takes_values_v<stage_type<K>::column, Inputs>;
   template <int K>
   COLX_HOST_DEVICE auto load(size_type i) const {
     return expr::detail::stage_at<K>(expr::stages_of(pred)).load(in, i);

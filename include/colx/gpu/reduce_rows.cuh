@@ -43,7 +43,8 @@ inline constexpr bool queues_kept_v = [] {
 // The rows a warp kept, queued in shared memory until there are 32 to add, one a lane. Added
 // where each lane kept them, a kept row cost the whole warp its add whenever any lane kept one
 // (at TPC-H Q6's 2% a lane, nearly every other row), and each add's loads waited on the branch
-// before it. Every lane of the warp calls push and drain together.
+// before it. Every lane of the warp calls push and drain together. First in, first out: each
+// thread still adds its rows in increasing order, which argmin and argmax's ties rely on.
 struct kept_rows {
   static constexpr unsigned capacity = 64;  // at most 31 waiting, plus a push's 32
   size_type* slots;                         // this warp's `capacity`
@@ -111,7 +112,9 @@ __device__ void test_stage(Acc const& acc, bool (&pass)[Ahead], size_type i, siz
 // The fold reads its functor in place (__grid_constant__): a copy would sit in local memory
 // wherever a node's bytes are addressed, as a LIKE pattern's are.
 template <int Block, class State, class Acc, class Merge>
-__global__ void __launch_bounds__(Block) reduce_rows_kernel(size_type n, State init, __grid_constant__ Acc const acc, Merge merge, State* partials) {
+__global__ void __launch_bounds__(Block)
+    reduce_rows_kernel(size_type n, State init, __grid_constant__ Acc const acc, Merge merge, State* partials) {
+  static_assert(Block % 32 == 0, "a block of whole warps: the kept-row queues are a warp's");
   State s = init;
   size_type const stride = static_cast<size_type>(gridDim.x) * Block;
   size_type i = static_cast<size_type>(blockIdx.x) * Block + threadIdx.x;
