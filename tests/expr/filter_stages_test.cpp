@@ -157,9 +157,9 @@ TEST_CASE("filter stages: reductions behind filters match a plain loop", "[expr]
 // of 256 threads a multiprocessor), 8.65M on 132, and a second pass for some threads 16 x 256 x 32
 // x 132 minus the rest (20M rows: the first 3.8M threads take two, on 132 multiprocessors; 148
 // give every thread one). Below that, every row takes the one-row path. Folded over a slice that
-// starts mid-word, with a filter that keeps few rows (a warp queues them until it has 32) and one
-// that keeps nearly all; argmin checks that each thread still adds its rows in order (ties go to
-// the first row).
+// starts mid-word, with a filter that keeps few rows and one that keeps nearly all, adding the kept
+// rows in place and queued (see gpu/reduce_rows.cuh); argmin checks that each thread still adds
+// its rows in order (ties go to the first row).
 TEST_CASE("filter stages: a fold long enough for eight rows a thread", "[expr]") {
   size_type const n = on_device() ? 20'000'011 : 300'007;
   size_type const first = 3;
@@ -187,15 +187,22 @@ TEST_CASE("filter stages: a fold long enough for eight rows a thread", "[expr]")
       }
       least_q = least_q ? std::min(*least_q, d.q[k]) : d.q[k];
     }
+    auto const sum_of = [&](std::int64_t times) { return most ? std::optional<std::int64_t>(sum * times) : std::nullopt; };
+    // Columns as they are: each lane adds its kept rows in place.
     auto const [got_sum, got_rows, got_most, got_least_q, got_least_at] =
         f | colx::filter(pred) |
         colx::reduce(colx::sum("x"_c), colx::count(), colx::max("x"_c), colx::min("q"_c), colx::argmin("x"_c));
     CHECK(got_rows.value() == rows);
-    CHECK(got_sum.to_optional() == (most ? std::optional<std::int64_t>(sum) : std::nullopt));
+    CHECK(got_sum.to_optional() == sum_of(1));
     CHECK(got_most.to_optional() == most);
     CHECK(got_least_q.to_optional() == least_q);
     CHECK(got_least_at.to_optional() == (least ? std::optional<size_type>(least_at) : std::nullopt));
-    CHECK((f | colx::filter(pred) | colx::reduce(colx::count())).value() == rows);  // count() alone: not queued
+    // A computed value (x * 3) among them: the GPU queues the kept rows and adds them 32 at a time.
+    auto const [queued_sum, queued_rows, queued_least_at] =
+        f | colx::filter(pred) | colx::reduce(colx::sum("x"_c * 3), colx::count(), colx::argmin("x"_c));
+    CHECK(queued_sum.to_optional() == sum_of(3));
+    CHECK(queued_rows.value() == rows);
+    CHECK(queued_least_at.to_optional() == (least ? std::optional<size_type>(least_at) : std::nullopt));
     return rows;
   };
   // About 0.24% of rows: d = 7 (a 40th of the non-null 8/9), x > 0 (3/7), q < 0.25 (a quarter).

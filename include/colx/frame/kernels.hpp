@@ -55,8 +55,11 @@ struct accumulate_fn {
   // stage by stage and adds those that passed them all with add_kept. No filter, no stages.
   static constexpr int filter_stages = std::is_same_v<Pred, expr::row_marker> ? 0 : expr::stage_count_v<Pred>;
   static constexpr int rows_ahead = expr::fold_rows_ahead_v<Pred>;
-  // Whether adding a kept row reads columns (count() alone reads none).
-  static constexpr bool add_reads_columns = (!std::is_same_v<decltype(Aggs::expr), expr::row_marker> || ...);
+  // Whether adding a kept row computes a value (an aggregation of more than a column as it is, or
+  // count()).
+  static constexpr bool adds_computed = ((!std::is_same_v<decltype(Aggs::expr), expr::row_marker> &&
+                                          !expr::is_bound_column<decltype(Aggs::expr)>) ||
+                                         ...);
   template <int K>
   COLX_HOST_DEVICE bool passes(size_type i) const {
     return expr::detail::stage_at<K>(expr::stages_of(pred))(in, i);
