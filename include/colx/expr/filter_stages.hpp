@@ -86,9 +86,7 @@ template <class T>
 struct given_value_view {
   T v;
   column_device_view<T> const& column;
-  [[nodiscard]] COLX_HOST_DEVICE bool nullable() const noexcept { return column.nullable(); }
   [[nodiscard]] COLX_HOST_DEVICE bool is_valid(size_type i) const noexcept { return column.is_valid(i); }
-  [[nodiscard]] COLX_HOST_DEVICE bool is_null(size_type i) const noexcept { return column.is_null(i); }
   [[nodiscard]] COLX_HOST_DEVICE T value(size_type) const noexcept { return v; }
 };
 // A kernel's inputs with column I given as a value.

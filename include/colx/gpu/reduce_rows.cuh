@@ -12,35 +12,15 @@
 
 namespace colx::gpu::detail {
 
-// The stages of a fold's filter (frame/kernels.hpp's accumulate_fn); 0 for other folds.
+// The stages of a fold's filter (frame/kernels.hpp's accumulate_fn, which also says how many rows
+// it tests at once, rows_ahead, and whether adding a kept row computes a value, adds_computed);
+// 0 for other folds.
 template <class Acc>
 inline constexpr int filter_stages_v = [] {
   if constexpr (requires { Acc::filter_stages; }) {
     return Acc::filter_stages;
   } else {
     return 0;
-  }
-}();
-// The rows a filtered fold tests at once (frame/kernels.hpp's accumulate_fn); 8 for others.
-template <class Acc>
-inline constexpr int rows_ahead_v = [] {
-  if constexpr (requires { Acc::rows_ahead; }) {
-    return Acc::rows_ahead;
-  } else {
-    return 8;
-  }
-}();
-// Whether a filtered fold queues the rows it keeps (kept_rows): where adding one computes a value.
-// Queued, TPC-H Q6's fold (a checked decimal product and a 128-bit sum) took 0.280 ms instead of
-// 0.345; sum(x) of int64 behind a two-stage filter over 60M rows took longer queued, as its add
-// is a load and an add: 0.342 ms instead of 0.290 keeping every row, 0.158 instead of 0.136
-// keeping 2% (H200).
-template <class Acc>
-inline constexpr bool queues_kept_v = [] {
-  if constexpr (requires { Acc::adds_computed; }) {
-    return Acc::adds_computed && rows_ahead_v<Acc> > 1;
-  } else {
-    return false;
   }
 }();
 
@@ -102,14 +82,14 @@ __device__ void test_stage(Acc const& acc, bool (&pass)[Ahead], size_type i, siz
 // at a time, so their loads are in flight together), then cub::BlockReduce merges the threads'
 // states in a fixed tree. With a grid fixed per device, results repeat exactly run to run.
 //
-// A filtered fold takes eight rows at a time (one where it searches strings: rows_ahead_v)
+// A filtered fold takes eight rows at a time (one where it searches strings: rows_ahead)
 // through its filter's stages (expr/filter_stages.hpp), each stage for all eight before the
 // next, then adds those that passed: each stage's loads are in flight together, where the
 // filter's short circuit made each row's loads wait on the branches of the row before. A stage
 // over one fixed-width column loads all eight values without a predicate, then tests them:
 // loaded under predicates, each row's load waited on the test of the row before (ptxas has seven
-// predicates for eight rows). Kept rows whose add computes a value are queued (kept_rows,
-// queues_kept_v) and added 32 at a time. TPC-H Q6's kernel on an H200, Nsight Compute: 0.368 ms
+// predicates for eight rows). Kept rows whose add computes a value are queued (kept_rows) and
+// added 32 at a time. TPC-H Q6's kernel on an H200, Nsight Compute: 0.368 ms
 // tested as loaded, 0.345 ms loaded first, 0.280 ms with the queue too. A warp that queues takes
 // eight rows a lane while its last lane's are all in range (so its lanes queue together); the
 // rows after, one at a time.
@@ -124,8 +104,12 @@ __global__ void __launch_bounds__(Block)
   size_type const stride = static_cast<size_type>(gridDim.x) * Block;
   size_type i = static_cast<size_type>(blockIdx.x) * Block + threadIdx.x;
   if constexpr (filter_stages_v<Acc> > 0) {
-    constexpr int ahead = rows_ahead_v<Acc>;
-    constexpr bool queued = queues_kept_v<Acc>;
+    constexpr int ahead = Acc::rows_ahead;
+    // Kept rows are queued where adding one computes a value. Queued, TPC-H Q6's fold (a checked
+    // decimal product and a 128-bit sum) took 0.280 ms instead of 0.345; sum(x) of int64 behind a
+    // two-stage filter over 60M rows took longer queued, as its add is a load and an add: 0.342
+    // ms instead of 0.290 keeping every row, 0.158 instead of 0.136 keeping 2% (H200).
+    constexpr bool queued = Acc::adds_computed && ahead > 1;
     __shared__ size_type queue_slots[queued ? Block / 32 : 1][kept_rows::capacity];
     kept_rows queue{queue_slots[queued ? threadIdx.x / 32 : 0]};
     auto const add = [&](size_type row) { acc.add_kept(s, row); };
