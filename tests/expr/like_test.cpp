@@ -205,3 +205,59 @@ TEST_CASE("like and contains: a search in a column's bytes, at every alignment a
     }
   }
 }
+
+// In device memory, a LIKE '%literal%' (1 to 8 bytes) that every row reaches is searched before
+// the launch, four rows a thread, their bytes as one span (frame/resolve_literals.hpp). A start
+// found is a match only inside one row: here literals are cut across rows, rows are empty, long
+// (several 16-byte steps) and null, and the frame is sliced mid-group. A pattern on the right of
+// && is searched in the kernel, only for the rows that reach it.
+TEST_CASE("like: a substring pattern searched for every row before the launch", "[expr][strings]") {
+  using S = colx::schema<colx::field<"s", colx::string_view>, colx::field<"x", std::int32_t, colx::not_null>>;
+  strings const pieces{"xxgre", "enyy", "green", "", "gre", "en", std::nullopt, "g",
+                       "reen", "abcdefgh", "abcdefghabcdefghabcdefghabcdefghabcdefghgreen", "ngreengreen", "green"};
+  for (colx::size_type const n : colx::test::sizes) {
+    CAPTURE(n);
+    strings v;
+    std::vector<std::int32_t> x;
+    for (colx::size_type i = 0; i < n; ++i) {
+      v.push_back(pieces[static_cast<std::size_t>(i * 7 + i / 13) % pieces.size()]);
+      x.push_back(static_cast<std::int32_t>(i % 3));
+    }
+    colx::frame<S> const f(colx::test::strings_of(v), colx::make_column(x, {}, colx::test::backend_resource()));
+    for (colx::size_type const from : {colx::size_type{0}, std::min<colx::size_type>(n, 3)}) {
+      auto const g = f.slice(from, n);
+      // A constant pattern (a string literal) makes a like_constant; each literal size 1 to 8, and 9.
+      auto const check = [&](auto const& pattern) {
+        std::string const lit = std::string(pattern).substr(1, std::string(pattern).size() - 2);
+        CAPTURE(from, lit);
+        std::int64_t want = 0, want_x = 0;
+        for (std::size_t i = static_cast<std::size_t>(from); i < v.size(); ++i) {
+          bool const hit = v[i] && v[i]->find(lit) != std::string::npos;
+          want += hit ? 1 : 0;
+          want_x += hit && x[i] == 1 ? 1 : 0;
+        }
+        CHECK((g | colx::count_if(colx::like("s"_c, pattern))) == want);
+        CHECK((g | colx::count_if(colx::like("s"_c, pattern) && "x"_c == 1)) == want_x);
+        CHECK((g | colx::count_if("x"_c == 1 && colx::like("s"_c, pattern))) == want_x);
+        auto const flagged = g | colx::filter("x"_c == 1) | colx::with_columns(colx::like("s"_c, pattern).template as<"m">());
+        CHECK((flagged | colx::count_if("m"_c)) == want_x);
+      };
+      check("%g%");
+      check("%gr%");
+      check("%gre%");
+      check("%gree%");
+      check("%green%");
+      check("%bcdefg%");
+      check("%bcdefgh%");
+      check("%hgreeng%");
+      check("%abcdefgh%");
+      check("%abcdefgha%");
+    }
+    std::vector<colx::buffer> scratch;
+    auto const first = colx::detail::resolve_literals(colx::expr::bind<S>(colx::like("s"_c, "%gre%") && "x"_c == 1), f, {}, &scratch);
+    auto const second = colx::detail::resolve_literals(colx::expr::bind<S>("x"_c == 1 && colx::like("s"_c, "%gre%")), f, {}, &scratch);
+    bool const searched = f.kind() == colx::memory_kind::device && n > 0;
+    CHECK((first.a.row_matches != nullptr) == searched);
+    CHECK(second.b.row_matches == nullptr);
+  }
+}

@@ -5,8 +5,10 @@
 // upper, concat, replace, a cast to text) becomes a strings column in two steps: its sizes are
 // summed and scanned into offsets (two light passes that read only what the sizes need, usually
 // the input offsets), then the one evaluation pass writes every column, the strings' bytes at
-// their offsets.
+// their offsets. Where every new column is upper(s) or lower(s) of a stored column, map_case
+// writes each instead, its offsets the input's.
 #include <colx/column/bitmask_ops.hpp>
+#include <colx/column/map_case.hpp>
 #include <colx/exec/dispatch.hpp>
 #include <colx/expr/expression.hpp>
 #include <colx/expr/ops_text.hpp>
@@ -125,6 +127,16 @@ struct computed_column<string_view> {
   }
 };
 
+// upper(s) or lower(s) of a stored strings column, which map_case computes without the general
+// pass (the rows keep their sizes).
+template <class E>
+struct case_map_of_column : std::false_type {};
+template <bool Upper, std::size_t P, bool Nullable>
+struct case_map_of_column<expr::unary<expr::ops::change_case<Upper>, expr::bound_col<P, string_view, Nullable>>> : std::true_type {
+  static constexpr bool to_upper = Upper;
+  static constexpr std::size_t position = P;
+};
+
 template <class Frame, class... Named, std::size_t... K>
 auto with_columns_impl(Frame const& f, std::tuple<Named...> const& named, stream_ref stream, resource_ref mr,
                        std::index_sequence<K...>) {
@@ -133,24 +145,35 @@ auto with_columns_impl(Frame const& f, std::tuple<Named...> const& named, stream
   using inputs = typename Frame::inputs_type;
   using out_schema = typename append_fields<schema_type, typename output_field<inputs, Named, schema_type>::type...>::type;
   size_type const rows = f.num_rows();
-  std::vector<buffer> scratch;  // what resolved nodes read, kept until the kernels below have run
-  auto const bound = tuple(resolve_literals(expr::bind<schema_type>(std::get<K>(named).expr), f, stream, &scratch)...);
-  std::tuple outputs(computed_column<typename output_field<inputs, Named, schema_type>::type::type>(
-      rows, output_field<inputs, Named, schema_type>::type::is_nullable, stream, mr)...);
-  auto const size_strings = [&](auto& out, auto const& e) {
-    if constexpr (std::is_same_v<std::remove_cvref_t<decltype(out)>, computed_column<string_view>>) {
-      out.size_rows(string_size_fn<inputs, std::remove_cvref_t<decltype(e)>>{f.inputs(), e}, f.kind(), stream);
-    }
-  };
-  (size_strings(std::get<K>(outputs), get<K>(bound)), ...);
-  auto const views = tuple(std::get<K>(outputs).view(stream)...);
-  evaluate_fn<inputs, std::remove_cvref_t<decltype(views)>, typename output_field<inputs, Named, schema_type>::bound...> const fn{
-      f.inputs(), bound, views};
-  on_backend(f.kind(), stream, [&](auto const& exec) { exec.evaluate_rows(rows, fn); });
-  return [&]<std::size_t... I>(std::index_sequence<I...>) {
-    return frame<out_schema>(f.template shared_column_at<I>()..., std::get<K>(outputs).finish(rows, stream)...)
-        .with_index(f.index());
-  }(std::make_index_sequence<schema_type::size>{});
+  if constexpr ((case_map_of_column<typename output_field<inputs, Named, schema_type>::bound>::value && ...)) {
+    auto const in = f.inputs();
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return frame<out_schema>(f.template shared_column_at<I>()...,
+                               std::make_shared<strings_column const>(map_case(
+                                   get<case_map_of_column<typename output_field<inputs, Named, schema_type>::bound>::position>(in),
+                                   case_map_of_column<typename output_field<inputs, Named, schema_type>::bound>::to_upper, f.kind(), stream, mr))...)
+          .with_index(f.index());
+    }(std::make_index_sequence<schema_type::size>{});
+  } else {
+    std::vector<buffer> scratch;  // what resolved nodes read, kept until the kernels below have run
+    auto const bound = tuple(resolve_literals(expr::bind<schema_type>(std::get<K>(named).expr), f, stream, &scratch)...);
+    std::tuple outputs(computed_column<typename output_field<inputs, Named, schema_type>::type::type>(
+        rows, output_field<inputs, Named, schema_type>::type::is_nullable, stream, mr)...);
+    auto const size_strings = [&](auto& out, auto const& e) {
+      if constexpr (std::is_same_v<std::remove_cvref_t<decltype(out)>, computed_column<string_view>>) {
+        out.size_rows(string_size_fn<inputs, std::remove_cvref_t<decltype(e)>>{f.inputs(), e}, f.kind(), stream);
+      }
+    };
+    (size_strings(std::get<K>(outputs), get<K>(bound)), ...);
+    auto const views = tuple(std::get<K>(outputs).view(stream)...);
+    evaluate_fn<inputs, std::remove_cvref_t<decltype(views)>, typename output_field<inputs, Named, schema_type>::bound...> const fn{
+        f.inputs(), bound, views};
+    on_backend(f.kind(), stream, [&](auto const& exec) { exec.evaluate_rows(rows, fn); });
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return frame<out_schema>(f.template shared_column_at<I>()..., std::get<K>(outputs).finish(rows, stream)...)
+          .with_index(f.index());
+    }(std::make_index_sequence<schema_type::size>{});
+  }
 }
 
 }  // namespace detail
