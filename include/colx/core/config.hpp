@@ -15,12 +15,10 @@
 #  define COLX_HAS_CUDA 1
 #  define COLX_HOST_DEVICE __host__ __device__
 #  define COLX_DEVICE __device__
-#  define COLX_NOINLINE __noinline__
 #else
 #  define COLX_HAS_CUDA 0
 #  define COLX_HOST_DEVICE
 #  define COLX_DEVICE
-#  define COLX_NOINLINE
 #endif
 
 // Asks the compiler to unroll the next loop (fixed trip count): per-thread arrays indexed by

@@ -51,15 +51,12 @@ template <class Op, class A, class B, class C>
 inline constexpr int sole_column_v<ternary<Op, A, B, C>> =
     join_columns(join_columns(sole_column_v<A>, sole_column_v<B>), sole_column_v<C>);
 
-// Whether an expression searches strings in the kernel (LIKE, contains): a search is a loop of
-// many instructions, and a fold that tests eight rows ahead unrolls it eight times. A constant
-// LIKE over a stored column does not count: in device memory it is searched before the launch
-// where it can be (like_constant::row_matches), and the kernel reads a bit a row; folded a row at
-// a time, those reads waited on each other (0.129 ms for 60M rows).
+// Whether an expression searches strings (LIKE, contains): a search is a loop of many
+// instructions, and a fold that tests eight rows ahead unrolls it eight times.
 template <class E>
 inline constexpr bool searches_strings_v = false;
 template <class A, std::size_t N>
-inline constexpr bool searches_strings_v<like_constant<A, N>> = !plain_string_column<A>::value;
+inline constexpr bool searches_strings_v<like_constant<A, N>> = true;
 template <class A, class B>
 inline constexpr bool searches_strings_v<binary<ops::contains, A, B>> = true;
 template <class Op, class A>
@@ -151,16 +148,6 @@ struct stage_one {
     constexpr auto position = static_cast<std::size_t>(column);
     auto const r = e(given_value_inputs<Inputs, position, T>{in, {v, get<position>(in)}}, i);
     return r.valid && static_cast<bool>(r.value);
-  }
-  // Where the stage was evaluated for every row before the launch (a LIKE: like_constant's
-  // row_matches), its answers, bit i % 4 of byte i / 4; else null.
-  static constexpr bool may_have_row_bits = requires(E const& x) { x.row_matches; };
-  [[nodiscard]] COLX_HOST_DEVICE std::uint8_t const* row_bits() const {
-    if constexpr (may_have_row_bits) {
-      return e.row_matches;
-    } else {
-      return nullptr;
-    }
   }
 };
 template <class A, class B>

@@ -152,52 +152,31 @@ struct concat_node : node<concat_node<A, B>> {
   [[nodiscard]] std::string to_string() const { return "concat(" + a.to_string() + ", " + b.to_string() + ")"; }
 };
 
-namespace detail {
-// Whether row i of a stored strings column matches a constant LIKE pattern, searched in the row's
-// bytes: a substring pattern a word at a time (strings_input_view::contains, the row's
-// string_view never built), others through the row's string_view. Out of line on the device: a
-// fold unrolls its rows eight times, and eight copies of the searches made its kernel 370 KB, the
-// path taken when the rows were searched before the launch among them.
-template <class View>
-[[nodiscard]] COLX_NOINLINE COLX_HOST_DEVICE bool like_row(View const& view, size_type i, string_view pattern, ops::like_shape shape,
-                                                           colx::detail::literal_words const& spread) {
-  if (shape.kind == ops::like_shape::infix) {
-    return view.contains(i, string_view(pattern.data() + shape.begin, shape.size), spread);
-  }
-  return ops::like_shaped(view.value(i), pattern, shape);
-}
-}  // namespace detail
-
-// like(a, "constant"): the pattern and its shape (ops::shape_of), found once. A substring
-// pattern ('%lit%') over a stored strings column in device memory, evaluated for every row, is
-// searched before the launch, a few rows a thread (frame/resolve_literals.hpp): the kernel then
-// reads row i's answer as bit i % 4 of byte row_matches[i / 4], set where the row is valid and
-// matches.
+// like(a, "constant"): the pattern and its shape (ops::shape_of), found once.
 template <class A, std::size_t N>
 struct like_constant : node<like_constant<A, N>> {
   A a;
   string_literal<N> pattern;
   ops::like_shape shape;
   colx::detail::literal_words spread;  // of the literal a substring search looks for
-  std::uint8_t const* row_matches = nullptr;
   constexpr like_constant(A a_, string_literal<N> p)
       : a(a_), pattern(p), shape(ops::shape_of(string_view(p.chars, p.size))),
         spread(colx::detail::words_of(string_view(pattern.chars + shape.begin, shape.size))) {}
   template <class Inputs>
   [[nodiscard]] COLX_HOST_DEVICE auto operator()(Inputs const& in, size_type i) const {
     constexpr bool nullable = decltype(a(in, i))::nullable;
-    // A stored strings column: the row's bit, if searched before the launch, else its bytes.
-    if constexpr (detail::plain_string_column<A>::value && requires { get<A::position>(in).contains(i, string_view{}, spread); }) {
-      auto const& view = get<A::position>(in);
-      bool const valid = !nullable || view.is_valid(i);
-      bool const match = row_matches != nullptr ? ((row_matches[i / 4] >> (i % 4)) & 1u) != 0
-                                                : detail::like_row(view, i, string_view(pattern.chars, pattern.size), shape, spread);
-      return make_maybe<nullable>(valid && match, valid);
-    } else {
-      auto const x = a(in, i);
-      static_assert(ops::check_string_operands<ops::like, typename decltype(x)::value_type>());
-      return make_maybe<nullable>(ops::like_shaped(x.value, string_view(pattern.chars, pattern.size), shape), x.valid);
+    // A substring of a stored strings column: searched in the column's bytes, the row's
+    // string_view never built (building it too cost registers, and so occupancy).
+    if constexpr (detail::plain_string_column<A>::value && requires { get<A::position>(in).contains(i, string_view{}); }) {
+      if (shape.kind == ops::like_shape::infix) {
+        auto const& view = get<A::position>(in);
+        bool const valid = !nullable || view.is_valid(i);
+        return make_maybe<nullable>(valid && view.contains(i, string_view(pattern.chars + shape.begin, shape.size), spread), valid);
+      }
     }
+    auto const x = a(in, i);
+    static_assert(ops::check_string_operands<ops::like, typename decltype(x)::value_type>());
+    return make_maybe<nullable>(ops::like_shaped(x.value, string_view(pattern.chars, pattern.size), shape), x.valid);
   }
   template <class F>
   [[nodiscard]] auto map(F f) const {

@@ -78,13 +78,6 @@ struct accumulate_fn {
   COLX_HOST_DEVICE bool test(size_type i, T v) const {
     return expr::detail::stage_at<K>(expr::stages_of(pred)).test(in, i, v);
   }
-  // Stage K's answers for every row, where a LIKE was searched before the launch (stage_one::row_bits).
-  template <int K>
-  static constexpr bool stage_may_have_bits = requires { requires stage_type<K>::may_have_row_bits; };
-  template <int K>
-  COLX_HOST_DEVICE std::uint8_t const* row_bits() const {
-    return expr::detail::stage_at<K>(expr::stages_of(pred)).row_bits();
-  }
   COLX_HOST_DEVICE void add_kept(state& s, size_type i) const { add(s, i, std::index_sequence_for<Aggs...>{}); }
 
  private:

@@ -7,8 +7,6 @@
 
 #include <cub/block/block_reduce.cuh>
 
-#include <cstdint>
-
 #include <type_traits>
 #include <utility>
 
@@ -63,27 +61,8 @@ struct kept_rows {
 // Stage K of a filtered fold's rows i, i + stride, ...: pass[u] stays true where row u passes it
 // too. A stage over one fixed-width column loads every row's value first (a row that failed
 // loads row 0, which every warp shares), then tests them.
-// A stage searched for every row before the launch (a LIKE pattern): its answers are bits, all
-// eight rows' loaded together. Returns false where the stage has none (then tested row by row).
-template <int K, int Ahead, class Acc>
-__device__ bool stage_from_bits(Acc const& acc, bool (&pass)[Ahead], size_type i, size_type stride) {
-  if constexpr (Acc::template stage_may_have_bits<K>) {
-    std::uint8_t const* const bits = acc.template row_bits<K>();
-    if (bits != nullptr) {
-      std::uint8_t b[Ahead];
-      COLX_UNROLL
-      for (int u = 0; u < Ahead; ++u) { b[u] = bits[(i + u * stride) / 4]; }
-      COLX_UNROLL
-      for (int u = 0; u < Ahead; ++u) { pass[u] = pass[u] && ((b[u] >> ((i + u * stride) % 4)) & 1u) != 0; }
-      return true;
-    }
-  }
-  return false;
-}
-
 template <int K, int Ahead, class Acc>
 __device__ void test_stage(Acc const& acc, bool (&pass)[Ahead], size_type i, size_type stride) {
-  if (stage_from_bits<K>(acc, pass, i, stride)) { return; }
   if constexpr (Acc::template stage_takes_values<K>) {
     using value = decltype(acc.template load<K>(i));
     value v[Ahead];
@@ -138,11 +117,7 @@ __global__ void __launch_bounds__(Block)
     for (; i + last_lane + (ahead - 1) * stride < n; i += ahead * stride) {
       bool pass[ahead];
       COLX_UNROLL
-      for (int u = 0; u < ahead; ++u) { pass[u] = true; }
-      if (!stage_from_bits<0>(acc, pass, i, stride)) {
-        COLX_UNROLL
-        for (int u = 0; u < ahead; ++u) { pass[u] = acc.template passes<0>(i + u * stride); }
-      }
+      for (int u = 0; u < ahead; ++u) { pass[u] = acc.template passes<0>(i + u * stride); }
       [&]<int... K>(std::integer_sequence<int, K...>) {
         (test_stage<K + 1>(acc, pass, i, stride), ...);
       }(std::make_integer_sequence<int, filter_stages_v<Acc> - 1>{});
