@@ -2,13 +2,17 @@
 // with_columns(upper(s)) and lower(s) of a stored strings column (column/map_case.hpp): the bytes
 // are mapped 16 at a time without reading the rows, so here two-byte letters straddle those steps,
 // rows end in a lone lead byte and begin with a lone continuation byte (two rows, not one letter),
-// rows are empty and null, slices start mid-word, offsets are int32 and int64, rows fixed-width.
-// The reference maps each row by itself with utf8::write_case_mapped; the general path (the same
-// map beside another column) must agree.
+// rows are empty and null, offsets are int32 and int64, rows fixed-width, and a view starts
+// mid-column (offsets not from 0, bytes unaligned, the mask at an offset). The reference maps each
+// row by itself with utf8::write_case_mapped; the general path (the same map beside another
+// column) must agree.
 #include "support/columns.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <colx/column/map_case.hpp>
+
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -99,5 +103,59 @@ TEST_CASE("upper of fixed-width strings keeps the width", "[expr][strings]") {
     CHECK(colx::to_strings(up["u"_c].view()) == mapped(v, true));
     auto const tail = f.slice(n / 2, n) | colx::with_columns(colx::lower("s"_c).as<"l">());
     CHECK(colx::to_strings(tail["l"_c].view()) == mapped(strings(v.begin() + n / 2, v.end()), false));
+  }
+}
+
+// Two-byte letters whose case changes both bytes (ω: CF 89 -> Ω: CE A9; ÿ: C3 BF -> Ÿ: C5 B8), split
+// across rows at the 16th and 17th bytes of a step, and whole inside a row across that edge; a run
+// of empty rows beside them.
+TEST_CASE("upper and lower: a letter split between rows at a step's edge is two rows' bytes", "[expr][strings]") {
+  using S = colx::schema<colx::field<"s", colx::string_view>>;
+  std::string const fifteen = "0123456789abcde";
+  strings v{fifteen + "\xCF", "\x89xyz", "\xC3", "\xBF", fifteen + "\xCF\x89", "\xCE\xA9" + fifteen, fifteen + "\xC3",
+            "\xBF\xC3\xBF"};
+  for (int k = 0; k < 3000; ++k) { v.push_back(std::string()); }
+  v.push_back("\xCF\x89");
+  v.push_back(std::nullopt);
+  v.push_back("\x89");
+  colx::frame<S> const f(colx::test::strings_of(v));
+  auto const r = f | colx::with_columns(colx::upper("s"_c).as<"u">(), colx::lower("s"_c).as<"l">());
+  CHECK(colx::to_strings(r["u"_c].view()) == mapped(v, true));
+  CHECK(colx::to_strings(r["l"_c].view()) == mapped(v, false));
+  CHECK(colx::to_strings(r["u"_c].view())[0] == std::optional<std::string>("0123456789ABCDE\xCF"));  // a lone lead byte stays
+  CHECK(colx::to_strings(r["u"_c].view())[4] == std::optional<std::string>("0123456789ABCDE\xCE\xA9"));
+}
+
+// A view that starts mid-column, as a column imported with its offsets does: the first offset is
+// not 0, the first byte not aligned, the mask read from an offset.
+TEST_CASE("map_case over a view that starts mid-column", "[expr][strings]") {
+  strings const v = rows_of(4097, 7);
+  auto const column = colx::test::strings_of(v);
+  auto const whole = colx::input_view(colx::strings_column_view(column.view()));
+  for (colx::size_type const from : {1, 3, 5, 17, 4096}) {
+    CAPTURE(from);
+    colx::strings_input_view part = whole;
+    part.offsets = static_cast<std::int32_t const*>(whole.offsets) + from;
+    part.size = whole.size - from;
+    part.mask_offset = whole.mask_offset + from;
+    auto const out = colx::detail::map_case(part, true, column.kind(), {}, colx::test::backend_resource());
+    CHECK(colx::to_strings(colx::strings_column_view(out.view())) == mapped(strings(v.begin() + from, v.end()), true));
+    CHECK(out.null_count() == static_cast<colx::size_type>(std::count(v.begin() + from, v.end(), std::nullopt)));
+  }
+}
+
+// The device's word map of four ASCII bytes (map_case_fn::ascii_word), every byte in every lane.
+TEST_CASE("map_case: the word map of ASCII bytes flips exactly the letters", "[expr][strings]") {
+  for (bool const to_upper : {true, false}) {
+    for (std::uint32_t b = 0; b < 0x80; ++b) {
+      for (int lane = 0; lane < 4; ++lane) {
+        std::uint32_t const word = (0x41u * 0x01010101u & ~(0xFFu << (8 * lane))) | (b << (8 * lane));  // 'A' elsewhere
+        std::uint32_t const got = colx::detail::map_case_fn::ascii_word(word, to_upper);
+        for (int j = 0; j < 4; ++j) {
+          std::uint32_t const in = (word >> (8 * j)) & 0xFFu;
+          CHECK(((got >> (8 * j)) & 0xFFu) == colx::utf8::map_case(in, to_upper));
+        }
+      }
+    }
   }
 }

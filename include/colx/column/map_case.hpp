@@ -67,23 +67,28 @@ struct map_case_fn {
     auto const* o = static_cast<std::int32_t const*>(in.offsets);
     return static_cast<std::int64_t>(o[k]) - o[0];
   }
-  // Bit j: a row starts at byte b + j, for j in [0, 16] (the first row with bytes, and the end,
-  // count as starts).
-  COLX_HOST_DEVICE std::uint32_t row_starts(std::int64_t b) const {
-    size_type lo = 0, hi = in.size;  // the first row starting at or after b
-    while (lo < hi) {
-      size_type const mid = lo + (hi - lo) / 2;
-      if (row_start(mid) < b) {
-        lo = mid + 1;
+  // The first row in [k, rows] that starts at or after byte p (rows past the last: the end).
+  COLX_HOST_DEVICE size_type first_row_from(std::int64_t p, size_type k) const {
+    size_type hi = in.size;
+    while (k < hi) {
+      size_type const mid = k + (hi - k) / 2;
+      if (row_start(mid) < p) {
+        k = mid + 1;
       } else {
         hi = mid;
       }
     }
+    return k;
+  }
+  // Bit j: a row starts at byte b + j, for j in [0, 16] (the first row with bytes, and the end,
+  // count as starts). A search a start, at most 17, so a run of empty rows costs no more than one.
+  COLX_HOST_DEVICE std::uint32_t row_starts(std::int64_t b) const {
     std::uint32_t starts = 0;
-    for (size_type k = lo; k <= in.size; ++k) {
+    for (size_type k = first_row_from(b, 0); k <= in.size;) {
       std::int64_t const s = row_start(k);
       if (s - b > 16) { break; }
       starts |= 1u << (s - b);
+      k = first_row_from(s + 1, k + 1);
     }
     return starts;
   }
@@ -127,7 +132,8 @@ struct map_case_fn {
 };
 
 // upper(s) or lower(s) of a stored strings column's rows (an input view; the column's memory of
-// `kind`): a new column with the same sizes and nulls.
+// `kind`): a new column with the same sizes and nulls. (A null row keeps its bytes, mapped, as
+// Arrow allows; the general path writes it empty.)
 [[nodiscard]] inline strings_column map_case(strings_input_view const& in, bool to_upper, memory_kind kind, stream_ref stream,
                                              resource_ref mr) {
   size_type const rows = in.size;
@@ -167,7 +173,9 @@ struct map_case_fn {
   }
   std::vector<any_column> children;
   children.emplace_back(data_type{large ? type_id::int64 : type_id::int32}, rows + 1, std::move(offsets));
-  return strings_column(any_column(data_type{type_id::string}, rows, std::move(chars), std::move(mask), nulls, std::move(children)));
+  any_column out(data_type{type_id::string}, rows, std::move(chars), std::move(mask), nulls, std::move(children));
+  if (in.width >= 0) { out.set_uniform_bytes(in.width, built_uniform_offsets{}); }  // offsets i * width, written above
+  return strings_column(std::move(out));
 }
 
 }  // namespace colx::detail
