@@ -147,11 +147,12 @@ auto with_columns_impl(Frame const& f, std::tuple<Named...> const& named, stream
   size_type const rows = f.num_rows();
   if constexpr ((case_map_of_column<typename output_field<inputs, Named, schema_type>::bound>::value && ...)) {
     auto const in = f.inputs();
+    auto const mapped = [&]<class Map>(Map) {
+      return std::make_shared<strings_column const>(map_case(get<Map::position>(in), Map::to_upper, f.kind(), stream, mr));
+    };
     return [&]<std::size_t... I>(std::index_sequence<I...>) {
       return frame<out_schema>(f.template shared_column_at<I>()...,
-                               std::make_shared<strings_column const>(map_case(
-                                   get<case_map_of_column<typename output_field<inputs, Named, schema_type>::bound>::position>(in),
-                                   case_map_of_column<typename output_field<inputs, Named, schema_type>::bound>::to_upper, f.kind(), stream, mr))...)
+                               mapped(case_map_of_column<typename output_field<inputs, Named, schema_type>::bound>{})...)
           .with_index(f.index());
     }(std::make_index_sequence<schema_type::size>{});
   } else {
