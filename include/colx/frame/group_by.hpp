@@ -27,12 +27,15 @@
 #include <colx/frame/group_by/plan.hpp>
 #include <colx/frame/pipeline.hpp>
 
+#include <algorithm>
 #include <cstddef>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 namespace colx {
 
@@ -123,6 +126,28 @@ auto aggregate_stage<Named...>::apply(grouped<Source, Keys...> const& g, stream_
                                 g.stage.options, aggs, stream, mr);
 }
 
+namespace detail {
+// The aggregations that read an earlier one's value for a part of theirs (expr/reuse.hpp).
+template <class Bound, class... Named>
+void explain_reuses(Bound const& bound, std::tuple<Named...> const&, std::ostringstream& out) {
+  std::string_view const names[] = {std::string_view(Named::name.view())...};
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    (([&] {
+       std::vector<std::pair<std::size_t, bool>> reuses;
+       expr::detail::collect_reuses(get<K>(bound).expr, reuses);
+       std::sort(reuses.begin(), reuses.end());
+       reuses.erase(std::unique(reuses.begin(), reuses.end()), reuses.end());
+       for (auto const& [j, same] : reuses) {
+         out << "  " << names[K]
+             << (same ? " reads the value of " : " computes itself a part typed as (its constants differ from) ") << names[j]
+             << (same ? " for a part of its expression: computed once a row\n" : "\n");
+       }
+     }()),
+     ...);
+  }(std::index_sequence_for<Named...>{});
+}
+}  // namespace detail
+
 // The plan of a group-by: the pass, the paths a sample of its rows will choose among, and the least
 // bytes. Known from the types and the row count: explain launches nothing.
 template <class Source, class... Keys, class... Named>
@@ -139,6 +164,7 @@ template <class Source, class... Keys, class... Named>
              g.stage.keys);
   out << " (" << p.key_form << ")\n";
   std::apply([&](auto const&... n) { ((out << "  " << n.name.view() << " = " << n.expr.to_string() << "\n"), ...); }, a.aggs);
+  detail::explain_reuses(binding::bind_aggs(a.aggs), a.aggs, out);
   out << "  cells: " << p.cell_bytes << " bytes a group (a row count and sums of one column kept once)\n";
   out << "  the path, by the groups in a sample of up to " << detail::most_sampled_rows << " rows:\n    up to "
       << 2 * detail::group_cache_size << " groups: per-thread caches of " << detail::group_cache_size << " groups first (in narrow form, "

@@ -7,6 +7,7 @@
 // what the sample found.
 #include <colx/exec/aggregate_rows.hpp>
 #include <colx/expr/expression.hpp>
+#include <colx/expr/reuse.hpp>
 #include <colx/frame/group_by/output.hpp>
 #include <colx/frame/group_by/table.hpp>
 
@@ -44,10 +45,11 @@ struct group_by_binding<Frame, Pred, std::tuple<Keys...>, std::tuple<Named...>> 
       return tuple(expr::codes_if_dictionary(expr::bind<schema_type>(group_key<Keys>::expr_of(std::get<K>(keys))))...);
     }(std::index_sequence_for<Keys...>{});
   }
+  // Bound, and what they share computed once a row (expr/reuse.hpp).
   static auto bind_aggs(std::tuple<Named...> const& named) {
-    return [&]<std::size_t... A>(std::index_sequence<A...>) {
+    return expr::share_parts([&]<std::size_t... A>(std::index_sequence<A...>) {
       return tuple(std::get<A>(named).expr.map(expr::bind_fn<schema_type>{})...);
-    }(std::index_sequence_for<Named...>{});
+    }(std::index_sequence_for<Named...>{}));
   }
   using pred_t = decltype(bind_pred(std::declval<Pred const&>()));
   using keys_t = decltype(bind_keys(std::declval<std::tuple<Keys...> const&>()));

@@ -11,6 +11,7 @@
 #include <colx/exec/open_addressing.hpp>
 #include <colx/exec/row_keys.hpp>
 #include <colx/expr/packed_keys.hpp>
+#include <colx/expr/reuse.hpp>
 #include <colx/frame/group_by/sharing.hpp>
 
 #include <cstddef>
@@ -313,10 +314,12 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
     }
     return r;
   }
-  // Row i's aggregated values and, where the keys pack, its packed keys.
+  // Row i's aggregated values, each after those whose values it reads for a part it shares with
+  // them (expr/reuse.hpp), and where the keys pack, its packed keys.
   COLX_HOST_DEVICE void read_values(loaded& r, size_type i) const {
-    r.v = [&]<std::size_t... K>(std::index_sequence<K...>) { return values(get<K>(aggs).expr(in, i)...); }(
-        std::index_sequence_for<Aggs...>{});
+    expr::inputs_with_values<Inputs, values> const given{in, r.v};
+    [&]<std::size_t... K>(std::index_sequence<K...>) { ((get<K>(r.v) = get<K>(aggs).expr(given, i)), ...); }(
+        expr::evaluation_order_t<Aggs...>{});
     if constexpr (packed) {
       r.id = pack(i);
     } else if constexpr (short_packed) {
