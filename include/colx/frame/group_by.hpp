@@ -127,10 +127,12 @@ auto aggregate_stage<Named...>::apply(grouped<Source, Keys...> const& g, stream_
 }
 
 namespace detail {
-// The aggregations that read an earlier one's value for a part of theirs (expr/reuse.hpp).
+// The aggregations that read another's value for a part of theirs (expr/reuse.hpp): all such
+// parts are read, or none where one's constants differ from its source's.
 template <class Bound, class... Named>
 void explain_reuses(Bound const& bound, std::tuple<Named...> const&, std::ostringstream& out) {
   std::string_view const names[] = {std::string_view(Named::name.view())...};
+  bool const read = expr::reads_exactly(bound);
   [&]<std::size_t... K>(std::index_sequence<K...>) {
     (([&] {
        std::vector<std::pair<std::size_t, bool>> reuses;
@@ -138,9 +140,12 @@ void explain_reuses(Bound const& bound, std::tuple<Named...> const&, std::ostrin
        std::sort(reuses.begin(), reuses.end());
        reuses.erase(std::unique(reuses.begin(), reuses.end()), reuses.end());
        for (auto const& [j, same] : reuses) {
-         out << "  " << names[K]
-             << (same ? " reads the value of " : " computes itself a part typed as (its constants differ from) ") << names[j]
-             << (same ? " for a part of its expression: computed once a row\n" : "\n");
+         if (read) {
+           out << "  " << names[K] << " reads the value of " << names[j] << " for a part of its expression: computed once a row\n";
+         } else if (!same) {
+           out << "  " << names[K] << " has a part typed as " << names[j]
+               << "'s expression with other constants: each aggregation computes its own parts\n";
+         }
        }
      }()),
      ...);
