@@ -9,10 +9,11 @@
 // whose type is that of another aggregation J's expression (a smaller part, or all of K's where J
 // comes first) becomes reused<J, ...>. It reads J's value of the row where the row loop gives it
 // (inputs_with_values; the loop computes J first), and computes the part itself where it is not
-// (another row's value, read by argmax or nunique). The row loop gives values only where every
-// such part equals its source (reads_exactly): x * 2 and x * 3 have one type. That choice is
-// made once a row for all parts: a choice in each part, never taken, still cost Q1 4% of its
-// instructions (569M against 545M).
+// given (another row's value, read by argmax or nunique) or where its constants differ from J's
+// (x * 2 and x * 3 have one type). That choice, made in each part and never taken in Q1, costs
+// Q1's kernel 4% of its instructions (569M, against 545M with no choice and 575M with nothing
+// shared); made once a row for all parts, with the aggregations' code written out twice, the
+// kernel took 1.107 ms instead of 0.841 (H200).
 #include <colx/core/tuple.hpp>
 #include <colx/expr/aggregate.hpp>
 #include <colx/expr/expression.hpp>
@@ -68,10 +69,9 @@ struct reused : node<reused<J, E>> {
   template <class Inputs>
   [[nodiscard]] COLX_HOST_DEVICE auto operator()(Inputs const& in, size_type i) const {
     if constexpr (gives_values<Inputs>) {
-      return get<J>(in.values);
-    } else {
-      return original(in, i);
+      if (same) { return get<J>(in.values); }
     }
+    return original(in, i);  // a smaller part inside may still be read
   }
   template <class F>
   [[nodiscard]] auto map(F f) const {
@@ -134,8 +134,8 @@ struct index_list {
 
 // The aggregations K reads, in the order K's expression is rewritten: a part before the parts
 // inside it (the higher rank first), so that the largest is read where its constants are K's,
-// and a smaller one inside it (read where the larger is not: argmax at another row). Of parts
-// alike, the later first.
+// and a smaller one inside it where they are not (reused then evaluates its original, itself
+// rewritten). Of parts alike, the later first.
 template <std::size_t K, class... Aggs, std::size_t... J>
 constexpr index_list<sizeof...(Aggs)> sources_of(std::index_sequence<J...>) {
   constexpr std::size_t n = sizeof...(Aggs);
@@ -287,31 +287,17 @@ using evaluation_order_t = typename detail::evaluation_order_of<std::index_seque
 template <class... Aggs>
 inline constexpr bool shares_parts_v = detail::reads_any<Aggs...>(std::index_sequence_for<Aggs...>{});
 
-// Whether each part the aggregations share equals its source, so the row loop may give values.
-template <class... Aggs>
-[[nodiscard]] bool reads_exactly(tuple<Aggs...> const& aggs) {
-  std::vector<std::pair<std::size_t, bool>> reuses;
-  apply([&](auto const&... a) { (detail::collect_reuses(a.expr, reuses), ...); }, aggs);
-  for (auto const& r : reuses) {
-    if (!r.second) { return false; }
-  }
-  return true;
-}
-
-// Each aggregation's value at row i into `values`: with `read_shared`, in evaluation_order_t, the
-// parts they share reading the values before them; else each part computed where it is.
+// Each aggregation's value at row i into `values`, each after those whose values its parts read.
 template <class... Aggs, class Inputs, class Values>
-COLX_HOST_DEVICE void evaluate(tuple<Aggs...> const& aggs, Inputs const& in, size_type i, Values& values, bool read_shared) {
+COLX_HOST_DEVICE void evaluate(tuple<Aggs...> const& aggs, Inputs const& in, size_type i, Values& values) {
   auto const read = [&]<std::size_t... K>(auto const& inputs, std::index_sequence<K...>) {
     ((get<K>(values) = get<K>(aggs).expr(inputs, i)), ...);
   };
   if constexpr (shares_parts_v<Aggs...>) {
-    if (read_shared) {
-      read(inputs_with_values<Inputs, Values>{in, values}, evaluation_order_t<Aggs...>{});
-      return;
-    }
+    read(inputs_with_values<Inputs, Values>{in, values}, evaluation_order_t<Aggs...>{});
+  } else {
+    read(in, std::index_sequence_for<Aggs...>{});
   }
-  read(in, std::index_sequence_for<Aggs...>{});
 }
 
 }  // namespace colx::expr

@@ -127,12 +127,11 @@ auto aggregate_stage<Named...>::apply(grouped<Source, Keys...> const& g, stream_
 }
 
 namespace detail {
-// The aggregations that read another's value for a part of theirs (expr/reuse.hpp): all such
-// parts are read, or none where one's constants differ from its source's.
+// The aggregations that read another's value for a part of theirs (expr/reuse.hpp), and the
+// parts alike in type whose constants differ.
 template <class Bound, class... Named>
 void explain_reuses(Bound const& bound, std::tuple<Named...> const&, std::ostringstream& out) {
   std::string_view const names[] = {std::string_view(Named::name.view())...};
-  bool const read = expr::reads_exactly(bound);
   [&]<std::size_t... K>(std::index_sequence<K...>) {
     (([&] {
        std::vector<std::pair<std::size_t, bool>> reuses;
@@ -140,12 +139,9 @@ void explain_reuses(Bound const& bound, std::tuple<Named...> const&, std::ostrin
        std::sort(reuses.begin(), reuses.end());
        reuses.erase(std::unique(reuses.begin(), reuses.end()), reuses.end());
        for (auto const& [j, same] : reuses) {
-         if (read) {
-           out << "  " << names[K] << " reads the value of " << names[j] << " for a part of its expression: computed once a row\n";
-         } else if (!same) {
-           out << "  " << names[K] << " has a part typed as " << names[j]
-               << "'s expression with other constants: each aggregation computes its own parts\n";
-         }
+         out << "  " << names[K]
+             << (same ? " reads the value of " + std::string(names[j]) + " for a part of its expression: computed once a row\n"
+                      : " computes itself a part typed as " + std::string(names[j]) + "'s expression: its constants differ\n");
        }
      }()),
      ...);

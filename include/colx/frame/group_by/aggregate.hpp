@@ -53,7 +53,6 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
   memory_kind const kind = f.kind();
   resource_ref const work = get_current_resource(kind);
   fn_t fn{f.inputs(), pred, keys, aggs, options.drop_null_keys};
-  fn.read_shared = expr::reads_exactly(aggs);
 
   // Counters and flags the passes update, each in a cache line of its own: the group counters
   // (see group_table_fn::groups), sampled kept rows, overflow, then each pair set's counters.

@@ -53,7 +53,6 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
   tuple<Aggs...> aggs;
   bool drop_null_keys = false;
   bool eager_loads = false;  // see load()
-  bool read_shared = false;  // parts shared between aggregations are read (expr/reuse.hpp)
   // nunique's sets of (group, value) pairs (see first_of_pair): set j is mask + 1 slots at
   // rows + j * (mask + 1), each the first row seen of a pair or empty_slot. Pairs are counted as
   // groups are, set j's in `shards` counters from counts + j * shards * counter_stride, and a set
@@ -316,9 +315,9 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
     return r;
   }
   // Row i's aggregated values, each after those whose values it reads for a part it shares with
-  // them where read_shared (expr/reuse.hpp), and where the keys pack, its packed keys.
+  // them (expr/reuse.hpp), and where the keys pack, its packed keys.
   COLX_HOST_DEVICE void read_values(loaded& r, size_type i) const {
-    expr::evaluate(aggs, in, i, r.v, read_shared);
+    expr::evaluate(aggs, in, i, r.v);
     if constexpr (packed) {
       r.id = pack(i);
     } else if constexpr (short_packed) {
