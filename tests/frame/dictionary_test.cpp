@@ -533,6 +533,28 @@ TEST_CASE("dictionary: a sort by a dictionary column orders by value, through th
     CHECK(colx::to_vector(ws["x"_c].view()) == colx::to_vector(ps["x"_c].view()));
     CHECK(colx::to_vector(colx::argsort(f, "s"_c, "x"_c).view()) == colx::to_vector(colx::argsort(p, "s"_c, "x"_c).view()));
   }
+  // A dictionary of up to 256 entries is ranked in one pass that counts the entries before each;
+  // a larger one is sorted: 300 entries, in no order.
+  strings many;
+  for (int e = 0; e < 300; ++e) { many.push_back("w" + std::to_string((e * 7919) % 1000)); }
+  for (colx::size_type const n : {1, 1000}) {
+    CAPTURE(n);
+    std::mt19937 rng(static_cast<unsigned>(n) + 11);
+    std::vector<std::optional<std::int16_t>> codes16;
+    strings values;
+    for (colx::size_type i = 0; i < n; ++i) {
+      auto const c = static_cast<std::int16_t>(rng() % many.size());
+      codes16.push_back(c);
+      values.push_back(many[static_cast<std::size_t>(c)]);
+    }
+    auto const x = random_values(n, 5);
+    colx::frame<wide> const w(colx::make_dictionary_column(colx::make_column(codes16), colx::make_strings_column(many)), colx::make_column(x));
+    colx::frame<plain> const p(colx::make_strings_column(values), colx::make_column(x));
+    auto const ws = w | colx::sort_by(colx::desc("s"_c), "x"_c);
+    auto const ps = p | colx::sort_by(colx::desc("s"_c), "x"_c);
+    CHECK(colx::to_strings(colx::decode(ws["s"_c]).view()) == colx::to_strings(ps["s"_c].view()));
+    CHECK(colx::to_vector(ws["x"_c].view()) == colx::to_vector(ps["x"_c].view()));
+  }
 }
 
 // LIKE with a constant pattern over a dictionary column is matched once per dictionary entry and

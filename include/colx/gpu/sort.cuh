@@ -2,7 +2,9 @@
 #pragma once
 // Sorting on the device (the contract: exec/sort.hpp): CUB's radix sort for keys that encode as
 // unsigned integers, and for the rest (strings, keys wider than 128 bits) a stable sort by a
-// comparator: every pair compared at once for a few rows, CUB's merge sort beyond.
+// comparator: every pair compared at once for a few rows, CUB's merge sort beyond. A few rows of
+// integer keys are placed by counting in one launch (a sorted group-by result: TPC-H's queries
+// end so).
 #include <colx/core/error.hpp>
 #include <colx/exec/atomics.hpp>
 #include <colx/core/cuda_try.cuh>
@@ -15,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 namespace colx::gpu {
 namespace detail {
@@ -36,6 +39,24 @@ __global__ void rank_by_pairs_kernel(V const* values, size_type n, Less less, si
   V const b = values[j];
   if (less(b, a) || (j < i && !less(a, b))) { colx::detail::atomic_add(ranks + i, size_type{1}); }
 }
+// sort_pairs for few rows, in one launch (CUB's radix sort takes several, and a call that sizes
+// its temporary storage): each thread counts the keys that go before its own, ties by position.
+template <class K, class V>
+__global__ void place_pairs_kernel(K const* keys_in, K* keys_out, V const* values_in, V* values_out, size_type n) {
+  size_type const i = static_cast<size_type>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (i >= n) { return; }
+  K const key = keys_in[i];
+  size_type before = 0;
+  for (size_type j = 0; j < n; ++j) {
+    K const other = keys_in[j];
+    before += (other < key || (other == key && j < i)) ? 1 : 0;
+  }
+  keys_out[before] = key;
+  values_out[before] = values_in[i];
+}
+__extension__ using unsigned_128 = unsigned __int128;
+template <class K>
+inline constexpr bool counts_places = std::is_integral_v<K> || std::is_same_v<K, unsigned_128>;
 template <class V>
 __global__ void place_by_rank_kernel(V const* values, size_type n, size_type const* ranks, V* out) {
   size_type const i = static_cast<size_type>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -91,6 +112,15 @@ template <class K, class V>
 void sort_pairs(executor const& exec, size_type n, K const* keys_in, K* keys_out, V const* values_in, V* values_out,
                 int begin_bit, int end_bit) {
   if (n <= 0) { return; }
+  if constexpr (detail::counts_places<K>) {  // integer keys: their order is their values' (as CUB's)
+    if (n <= detail::pairwise_sort_limit) {
+      constexpr int block = 256;
+      detail::place_pairs_kernel<<<static_cast<unsigned>((n + block - 1) / block), block, 0, exec.stream.value()>>>(
+          keys_in, keys_out, values_in, values_out, n);
+      COLX_CUDA_TRY(cudaGetLastError());
+      return;
+    }
+  }
   detail::with_temporary_storage(exec, [&](void* temp, std::size_t& bytes) {
     return cub::DeviceRadixSort::SortPairs(temp, bytes, keys_in, keys_out, values_in, values_out, n, begin_bit, end_bit,
                                            exec.stream.value());
