@@ -82,6 +82,11 @@ struct reused : node<reused<J, E>> {
 
 namespace detail {
 
+template <class E>
+inline constexpr bool is_reused = false;
+template <std::size_t J, class E>
+inline constexpr bool is_reused<reused<J, E>> = true;
+
 // Rewrites an expression: each part of type T (aggregation J's expression, `source`) becomes
 // reused<J, T>.
 template <std::size_t J, class T>
@@ -186,7 +191,7 @@ struct collect_reuses_fn {
 };
 template <class E>
 void collect_reuses(E const& e, std::vector<std::pair<std::size_t, bool>>& out) {
-  if constexpr (requires { E::source; }) {
+  if constexpr (is_reused<E>) {
     out.emplace_back(E::source, e.same);
     if (!e.same) { collect_reuses(e.original, out); }
   } else if constexpr (interior_node<E>) {
@@ -208,10 +213,6 @@ namespace detail {
 // Whether expression E (shared) reads aggregation J's value: a reused<J, ...> inside changes its
 // type where marked.
 struct read_mark {};
-template <class E>
-inline constexpr bool is_reused = false;
-template <std::size_t J, class E>
-inline constexpr bool is_reused<reused<J, E>> = true;
 template <std::size_t J>
 struct mark_reads_fn {
   template <class E>
@@ -236,18 +237,34 @@ template <std::size_t K, class... Aggs, std::size_t... J>
 constexpr std::array<bool, sizeof...(Aggs) + 1> reads_row(std::index_sequence<J...>) {
   return {reads_value_of<J, expr_of_t<K, Aggs...>>..., false};
 }
-// Shared aggregations in an order where each comes after those it reads: of those left, the
-// first whose sources are all computed.
+// Which shared aggregation reads which: reads[k][j].
+template <std::size_t N>
+struct read_graph {
+  std::array<bool, N + 1> reads[N + 1] = {};
+};
 template <class... Aggs, std::size_t... K>
-constexpr index_list<sizeof...(Aggs)> order_of_reads(std::index_sequence<K...>) {
-  constexpr std::size_t n = sizeof...(Aggs);
-  std::array<bool, n + 1> const reads[n + 1] = {reads_row<K, Aggs...>(std::make_index_sequence<n>{})..., {}};
-  bool done[n + 1] = {};
-  index_list<n> out;
-  while (out.n != n) {
-    for (std::size_t k = 0; k != n; ++k) {
+constexpr read_graph<sizeof...(Aggs)> read_graph_of(std::index_sequence<K...>) {
+  return {{reads_row<K, Aggs...>(std::make_index_sequence<sizeof...(Aggs)>{})..., {}}};
+}
+template <std::size_t N>
+constexpr bool reads_any(read_graph<N> const& g) {
+  for (std::size_t k = 0; k != N; ++k) {
+    for (std::size_t j = 0; j != N; ++j) {
+      if (g.reads[k][j]) { return true; }
+    }
+  }
+  return false;
+}
+// The aggregations in an order where each comes after those it reads: of those left, the first
+// whose sources are all computed.
+template <std::size_t N>
+constexpr index_list<N> order_of_reads(read_graph<N> const& g) {
+  bool done[N + 1] = {};
+  index_list<N> out;
+  while (out.n != N) {
+    for (std::size_t k = 0; k != N; ++k) {
       bool ready = !done[k];
-      for (std::size_t j = 0; j != n; ++j) { ready = ready && (!reads[k][j] || done[j]); }
+      for (std::size_t j = 0; j != N; ++j) { ready = ready && (!g.reads[k][j] || done[j]); }
       if (ready) {
         out.at[out.n++] = k;
         done[k] = true;
@@ -257,22 +274,12 @@ constexpr index_list<sizeof...(Aggs)> order_of_reads(std::index_sequence<K...>) 
   }
   return out;
 }
-template <class... Aggs, std::size_t... K>
-constexpr bool reads_any(std::index_sequence<K...>) {
-  constexpr std::size_t n = sizeof...(Aggs);
-  std::array<bool, n + 1> const reads[n + 1] = {reads_row<K, Aggs...>(std::make_index_sequence<n>{})..., {}};
-  for (std::size_t k = 0; k != n; ++k) {
-    for (std::size_t j = 0; j != n; ++j) {
-      if (reads[k][j]) { return true; }
-    }
-  }
-  return false;
-}
 template <class Order, class... Aggs>
 struct evaluation_order_of;
 template <std::size_t... M, class... Aggs>
 struct evaluation_order_of<std::index_sequence<M...>, Aggs...> {
-  static constexpr index_list<sizeof...(Aggs)> order = order_of_reads<Aggs...>(std::index_sequence_for<Aggs...>{});
+  static constexpr read_graph<sizeof...(Aggs)> graph = read_graph_of<Aggs...>(std::index_sequence_for<Aggs...>{});
+  static constexpr index_list<sizeof...(Aggs)> order = order_of_reads(graph);
   using type = std::index_sequence<order.at[M]...>;
 };
 
@@ -285,7 +292,8 @@ using evaluation_order_t = typename detail::evaluation_order_of<std::index_seque
 
 // Whether shared aggregations have a part that reads another's value.
 template <class... Aggs>
-inline constexpr bool shares_parts_v = detail::reads_any<Aggs...>(std::index_sequence_for<Aggs...>{});
+inline constexpr bool shares_parts_v =
+    detail::reads_any(detail::evaluation_order_of<std::index_sequence_for<Aggs...>, Aggs...>::graph);
 
 // Each aggregation's value at row i into `values`, each after those whose values its parts read.
 template <class... Aggs, class Inputs, class Values>
