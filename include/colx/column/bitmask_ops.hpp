@@ -6,6 +6,8 @@
 #include <colx/exec/dispatch.hpp>
 #include <colx/memory/buffer.hpp>
 
+#include <array>
+#include <cstddef>
 #include <span>
 
 namespace colx {
@@ -73,6 +75,55 @@ struct bitmask_slice {
 [[nodiscard]] inline size_type count_unset_bits(bitmask_type const* mask, size_type begin, size_type end,
                                                 memory_kind kind, stream_ref stream = {}) {
   return (end - begin) - count_set_bits(mask, begin, end, kind, stream);
+}
+
+// The null counts of up to N masks of `bits` bits each (a null mask counts 0), in one pass over
+// them all with one wait, where a count each took a reduction and a wait: what a kernel that writes
+// a frame's columns needs to finish them (frame/gather.hpp's write_frame).
+namespace detail {
+template <std::size_t N>
+struct null_counts {
+  size_type v[N];
+};
+template <std::size_t N>
+struct count_masks_nulls_fn {
+  bitmask_type const* masks[N];
+  int count;
+  size_type bits;
+  COLX_HOST_DEVICE void operator()(null_counts<N>& s, size_type w) const {
+    size_type const first = w * bits_per_word;
+    bitmask_type const rows = low_bits(bits - first);
+    for (int m = 0; m < count; ++m) { s.v[m] += popcount(~masks[m][w] & rows); }
+  }
+};
+template <std::size_t N>
+struct merge_null_counts_fn {
+  COLX_HOST_DEVICE null_counts<N> operator()(null_counts<N> a, null_counts<N> const& b) const {
+    for (std::size_t m = 0; m < N; ++m) { a.v[m] += b.v[m]; }
+    return a;
+  }
+};
+}  // namespace detail
+
+template <std::size_t N>
+[[nodiscard]] std::array<size_type, N> count_unset_bits(std::array<bitmask_type const*, N> const& masks, size_type bits,
+                                                        memory_kind kind, stream_ref stream = {}) {
+  detail::check_bit_range(0, bits);
+  std::array<size_type, N> nulls{};
+  detail::count_masks_nulls_fn<N> fn{{}, 0, bits};
+  std::array<std::size_t, N> column{};  // fn.masks[m] is masks[column[m]]
+  for (std::size_t c = 0; c < N; ++c) {
+    if (masks[c] != nullptr) {
+      column[static_cast<std::size_t>(fn.count)] = c;
+      fn.masks[fn.count++] = masks[c];
+    }
+  }
+  if (fn.count == 0 || bits == 0) { return nulls; }
+  auto const counts = on_backend(kind, stream, [&](auto const& exec) {
+    return exec.reduce_rows(bitmask_words(bits), detail::null_counts<N>{}, fn, detail::merge_null_counts_fn<N>{});
+  });
+  for (int m = 0; m < fn.count; ++m) { nulls[column[static_cast<std::size_t>(m)]] = counts.v[m]; }
+  return nulls;
 }
 
 // One bit of a mask in memory of any kind, read or written from the host (synchronises).

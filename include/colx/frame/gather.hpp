@@ -86,7 +86,8 @@ frame<Schema> write_frame(size_type rows, std::array<bool, Schema::size> const& 
     std::tuple<output_column_at<Schema, C>...> outputs(
         make_output_column<Schema, C>(rows, masked[C], types[C], likes[C], stream, mr)...);
     size_type const written = run(tuple(std::get<C>(outputs).view(stream)...));
-    return frame<Schema>(std::get<C>(outputs).finish(written, stream)...);
+    auto const nulls = output_null_counts(outputs, written, mr.kind(), stream);
+    return frame<Schema>(std::get<C>(outputs).finish(written, nulls[C], stream)...);
   }(std::make_index_sequence<Schema::size>{});
 }
 template <class Schema, class Run>

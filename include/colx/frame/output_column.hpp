@@ -10,8 +10,10 @@
 #include <colx/frame/kernels.hpp>
 #include <colx/memory/uvector.hpp>
 
+#include <array>
 #include <limits>
 #include <memory>
+#include <tuple>
 #include <vector>
 
 namespace colx::detail {
@@ -31,17 +33,17 @@ struct output_column {
       : column_(uvector<T>(rows, stream, mr), nullable ? create_bitmask(rows, false, stream, mr) : buffer(0, stream, mr), 0,
                 type) {}
 
-  any_column finish_untyped(size_type kept, stream_ref stream) {
+  // The mask the kernel sets valid bits in (null: the column has none), whose nulls among the
+  // kept rows finish() is given (finish_outputs counts every column's in one pass).
+  bitmask_type const* mask_bits() const { return column_.nullable() ? column_.null_mask() : nullptr; }
+  any_column finish_untyped(size_type kept, size_type nulls) {
     data_type const type = column_.type();
     auto contents = std::move(column_).release().release();
     contents.data = contents.data.slice(0, static_cast<std::size_t>(kept) * sizeof(T));
-    size_type const nulls = contents.mask.empty() ? 0
-                                                  : count_unset_bits(static_cast<bitmask_type const*>(contents.mask.read(stream)),
-                                                                     0, kept, contents.mask.kind(), stream);
     return any_column(type, kept, std::move(contents.data), std::move(contents.mask), nulls);
   }
-  std::shared_ptr<colx::column<T> const> finish(size_type kept, stream_ref stream) {
-    return std::make_shared<colx::column<T> const>(finish_untyped(kept, stream));
+  std::shared_ptr<colx::column<T> const> finish(size_type kept, size_type nulls, stream_ref) {
+    return std::make_shared<colx::column<T> const>(finish_untyped(kept, nulls));
   }
 };
 
@@ -55,9 +57,9 @@ struct output_column<dictionary<V, Code>> {
   output_column(size_type rows, bool nullable, data_type, any_column const* like, stream_ref stream, resource_ref mr)
       : codes(rows, nullable, data_type_of<Code>(), nullptr, stream, mr), values(dictionary_of(like)) {}
 
-  std::shared_ptr<dictionary_column<V, Code> const> finish(size_type kept, stream_ref stream) {
-    any_column c = codes.finish_untyped(kept, stream);
-    size_type const nulls = c.null_count();
+  bitmask_type const* mask_bits() const { return codes.mask_bits(); }
+  std::shared_ptr<dictionary_column<V, Code> const> finish(size_type kept, size_type nulls, stream_ref) {
+    any_column c = codes.finish_untyped(kept, nulls);
     auto contents = std::move(c).release();
     std::vector<any_column> children;
     children.push_back(std::move(values));
@@ -92,9 +94,8 @@ struct output_column<string_view> {
         mask(nullable ? create_bitmask(rows, false, stream, mr_) : buffer(0, stream, mr_)),
         uniform_bytes(like != nullptr && like->type().id() == type_id::string ? like->uniform_bytes() : -1), mr(mr_) {}
 
-  std::shared_ptr<strings_column const> finish(size_type kept, stream_ref stream) {
-    size_type const nulls =
-        mask.empty() ? 0 : count_unset_bits(static_cast<bitmask_type const*>(mask.data()), 0, kept, mask.kind(), stream);
+  bitmask_type const* mask_bits() const { return mask.empty() ? nullptr : static_cast<bitmask_type const*>(mask.data()); }
+  std::shared_ptr<strings_column const> finish(size_type kept, size_type nulls, stream_ref stream) {
     if (!mask.empty()) { mask.resize(bitmask_allocation_bytes(kept), stream); }
     if (uniform_bytes >= 0) {
       buffer chars(static_cast<std::size_t>(kept) * static_cast<std::size_t>(uniform_bytes), stream, mr);
@@ -129,6 +130,18 @@ struct output_column<string_view> {
         any_column(data_type{type_id::string}, kept, std::move(chars), std::move(mask), nulls, std::move(children)));
   }
 };
+
+// The null counts of a kernel's output columns at `kept` rows, counted in one pass over all their
+// masks (one wait, where a count each took a reduction and a wait), for their finish().
+template <class... Outputs>
+std::array<size_type, sizeof...(Outputs)> output_null_counts(std::tuple<Outputs...> const& outputs, size_type kept,
+                                                            memory_kind kind, stream_ref stream) {
+  return std::apply(
+      [&](auto const&... out) {
+        return count_unset_bits(std::array<bitmask_type const*, sizeof...(Outputs)>{out.mask_bits()...}, kept, kind, stream);
+      },
+      outputs);
+}
 
 // The data_type of a frame column (a decimal keeps its scale).
 template <class C>

@@ -217,7 +217,8 @@ Out collect_impl(Frame const& f, Pred const& pred, Out const& out, stream_ref st
   store_row_fn<std::remove_cvref_t<decltype(views)>> const store{views};
   size_type const kept =
       on_backend(f.kind(), stream, [&](auto const& exec) { return exec.select_rows(rows, keep, load, store); });
-  return Out(std::get<C>(outputs).finish(kept, stream)...);
+  auto const nulls = output_null_counts(outputs, kept, mr.kind(), stream);
+  return Out(std::get<C>(outputs).finish(kept, nulls[C], stream)...);
 }
 
 }  // namespace detail
