@@ -11,7 +11,7 @@
 //   exec.transform_reduce(n, init, f, op) -> T       op-fold of init, f(0), ..., f(n-1), to the host
 //   exec.reduce_rows(n, init, acc, merge) -> State   acc(state&, i) per row, states merged in a fixed order
 //   exec.evaluate_rows(n, f)                         rows in 32-row tiles: values and validity words
-//   exec.select_rows(n, keep, load, store) -> n      store(k, load(i)) for the k-th kept row i
+//   exec.select_rows(n, keep, load, store[, known]) -> n   store(k, load(i)) for the k-th kept row i
 //   exec.exclusive_scan(n, init, f, out) -> total    out[i] = init + f(0) + ... + f(i-1), i in [0, n]
 //   exec.inclusive_scan(n, f, out, op[, keys])       out[i] = f(0) op ... op f(i), by runs of keys
 //

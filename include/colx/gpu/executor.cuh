@@ -204,9 +204,10 @@ struct executor {
 
   // Compaction in one pass with a single-pass scan (see gpu/select_rows.cuh): store(k, load(i))
   // for the k-th kept row i; every output column is written in the same pass and no index column
-  // exists. Returns the count (synchronises).
+  // exists. Returns the count (synchronises), or `known_kept` where the caller knows it already
+  // (a group-by's groups, counted by its pass): then nothing waits.
   template <class Keep, class Load, class Store>
-  size_type select_rows(size_type n, Keep keep, Load load, Store store) const {
+  size_type select_rows(size_type n, Keep keep, Load load, Store store, size_type known_kept = -1) const {
     if (n == 0) { return 0; }
     size_type const tiles = (n + detail::select_tile - 1) / detail::select_tile;
     COLX_EXPECTS(tiles < (size_type{1} << 31), "select_rows: ", n, " rows are too many for one pass");
@@ -223,6 +224,7 @@ struct executor {
     detail::select_rows_kernel<<<static_cast<unsigned>(tiles), detail::select_block, 0, stream.value()>>>(
         n, keep, load, store, state, total);
     COLX_CUDA_TRY(cudaGetLastError());
+    if (known_kept >= 0) { return known_kept; }
     long long kept = 0;
     COLX_CUDA_TRY(cudaMemcpyAsync(&kept, total, sizeof(long long), cudaMemcpyDeviceToHost, stream.value()));
     stream.synchronize();

@@ -108,7 +108,7 @@ struct executor {
   // how many were kept. Two passes over fixed chunks: count, then write at the chunk's offset.
   // A keep that returns a verdict hands it to load(i, verdict) (exec/select_verdict.hpp).
   template <class Keep, class Load, class Store>
-  size_type select_rows(size_type n, Keep keep, Load load, Store store) const {
+  size_type select_rows(size_type n, Keep keep, Load load, Store store, size_type /*known_kept*/ = -1) const {
     size_type const chunks = (n + reduce_chunk - 1) / reduce_chunk;
     std::vector<size_type> offsets(static_cast<std::size_t>(chunks) + 1, 0);
 #pragma omp parallel for schedule(static) if (n >= parallel_threshold)

@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -88,11 +89,47 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
     pair.most = (slots - slots / 4) / static_cast<size_type>(pair.shards);
   };
 
-  // Table size: from the number of groups in a sample of the rows (all of them when few).
+  std::array<bool, out_schema::size> masked{};
+  std::array<data_type, out_schema::size> types{};
+  [&]<std::size_t... P>(std::index_sequence<P...>) {
+    ((masked[P] = out_schema::template field_at<P>::is_nullable), ...);
+  }(std::make_index_sequence<out_schema::size>{});
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    ((types[K] = output_type_of<Frame, typename out_schema::template field_at<K>::type>(
+          f, column_position<std::remove_cvref_t<decltype(get<K>(keys))>>())),
+     ...);
+  }(std::make_index_sequence<num_keys>{});
+  column_likes<out_schema::size> likes{};
+  [&]<std::size_t... K>(std::index_sequence<K...>) {
+    ((likes[K] = output_like_of(f, column_position<std::remove_cvref_t<decltype(get<K>(keys))>>())), ...);
+  }(std::make_index_sequence<num_keys>{});
+  [&]<std::size_t... A>(std::index_sequence<A...>) {
+    ((types[num_keys + A] = output_type_of<Frame, typename out_schema::template field_at<num_keys + A>::type>(
+          f, column_position<std::remove_cvref_t<decltype(get<A>(aggs).expr)>>())),
+     ...);
+  }(std::index_sequence_for<Named...>{});
+  // Table size: from the keys where they bound the groups to few (a dictionary's entries, say:
+  // group/plan.hpp's groups_bound), else from the number of groups in a sample of the rows (all
+  // of them when few).
   size_type capacity = 64;
   double estimated_groups = 0;
   double kept_rows = 0;
-  if (n > 0) {
+  double const bound = fn_t::pair_sets == 0 ? groups_bound(std::span(likes.data(), num_keys)) : 0;
+  if (n > 0 && bound > 0 && bound <= few_groups_limit<cells>()) {
+    estimated_groups = bound;
+    capacity = table_capacity<fn_t>(n, bound);
+    // Only the filter's share of rows is judged, on fewer rows, without a table.
+    if constexpr (!std::is_same_v<Pred, expr::row_marker>) {
+      size_type const sampled = std::min(n, most_filter_sampled_rows);
+      sample_groups_fn<fn_t> const draw{fn, n, sampled == n, nullptr};
+      size_type const kept = on_backend(kind, stream, [&](auto const& exec) {
+        return exec.transform_reduce(sampled, size_type{0}, sample_kept_fn<fn_t>{draw}, sum_fn{});
+      });
+      fn.eager_loads = 2 * kept >= sampled;
+    } else {
+      fn.eager_loads = true;  // no filter: every row is kept (but those of null keys, with drop_null_keys)
+    }
+  } else if (n > 0) {
     size_type const sampled = std::min(n, most_sampled_rows);
     size_type const sample_capacity = next_power_of_two(4 * sampled);
     size_type const sample_slots = fn_t::table_slots(sample_capacity);
@@ -114,25 +151,6 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
   }
   size_type pair_slots = pair_capacity<fn_t>(kept_rows);
   aggregate_pass_options const pass = pass_options<cells>(estimated_groups);
-  std::array<bool, out_schema::size> masked{};
-  std::array<data_type, out_schema::size> types{};
-  [&]<std::size_t... P>(std::index_sequence<P...>) {
-    ((masked[P] = out_schema::template field_at<P>::is_nullable), ...);
-  }(std::make_index_sequence<out_schema::size>{});
-  [&]<std::size_t... K>(std::index_sequence<K...>) {
-    ((types[K] = output_type_of<Frame, typename out_schema::template field_at<K>::type>(
-          f, column_position<std::remove_cvref_t<decltype(get<K>(keys))>>())),
-     ...);
-  }(std::make_index_sequence<num_keys>{});
-  column_likes<out_schema::size> likes{};
-  [&]<std::size_t... K>(std::index_sequence<K...>) {
-    ((likes[K] = output_like_of(f, column_position<std::remove_cvref_t<decltype(get<K>(keys))>>())), ...);
-  }(std::make_index_sequence<num_keys>{});
-  [&]<std::size_t... A>(std::index_sequence<A...>) {
-    ((types[num_keys + A] = output_type_of<Frame, typename out_schema::template field_at<num_keys + A>::type>(
-          f, column_position<std::remove_cvref_t<decltype(get<A>(aggs).expr)>>())),
-     ...);
-  }(std::index_sequence_for<Named...>{});
   while (true) {
     size_type const slots = fn_t::table_slots(capacity);
     std::size_t const bytes = static_cast<std::size_t>(slots) * fn_t::table_entry_bytes;
@@ -177,7 +195,7 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
     auto result = write_frame<out_schema>(groups, masked, types, likes, stream, mr, [&](auto const& views) {
       using store_t = store_row_fn<std::remove_cvref_t<decltype(views)>>;
       return on_backend(kind, stream, [&](auto const& exec) {
-        return exec.select_rows(slots, group_row_fn<fn_t>{fn}, load_group_fn<fn_t, item, num_keys>{fn}, store_t{views});
+        return exec.select_rows(slots, group_row_fn<fn_t>{fn}, load_group_fn<fn_t, item, num_keys>{fn}, store_t{views}, groups);
       });
     });
     if (!options.sorted) { return result; }

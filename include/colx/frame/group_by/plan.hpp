@@ -15,6 +15,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstddef>
+#include <span>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -87,6 +88,39 @@ struct sample_groups_fn {
     (void)fn.locate(i);
   }
 };
+
+// The rows drawn to judge the filter's share of rows where the keys bound the groups (below):
+// enough to tell more than half from less, and one small reduction.
+inline constexpr size_type most_filter_sampled_rows = size_type{1} << 12;
+
+// Whether row k of a sample passes the filter: the rows drawn as sample_groups_fn draws them.
+template <class Fn>
+struct sample_kept_fn {
+  sample_groups_fn<Fn> draw;
+  COLX_HOST_DEVICE size_type operator()(size_type k) const { return draw.fn.keep(draw.row_of(k)) ? 1 : 0; }
+};
+
+// The most groups the keys can form, known without reading a row where each key is a column of
+// few values: a dictionary column's entries, a boolean's two values, an 8-bit integer's 256; one
+// more where the column has nulls. 0 (not known) where a key is another expression or type.
+// TPC-H Q1's flags, dictionaries of 3 and 2 entries, form at most 6 groups: its table needs no
+// sample (which cost a launch, a 20 us pass and a wait on an H200).
+inline double groups_bound(std::span<any_column const* const> keys) {
+  double bound = 1;
+  for (any_column const* key : keys) {
+    if (key == nullptr) { return 0; }
+    double values = 0;
+    switch (key->type().id()) {
+      case type_id::dictionary: values = static_cast<double>(key->children().front().size()); break;
+      case type_id::bool8: values = 2; break;
+      case type_id::int8:
+      case type_id::uint8: values = 256; break;
+      default: return 0;
+    }
+    bound *= values + (key->null_count() > 0 ? 1 : 0);
+  }
+  return bound;
+}
 
 // Solves d = g (1 - exp(-s / g)) for g: the number of groups that makes s sampled rows show d
 // distinct groups (rows drawn uniformly); at most `rows`.
