@@ -70,8 +70,7 @@ bool aggregate_partitioned(executor const& exec, size_type n, Fn const& fn, bool
         <<<static_cast<unsigned>(blocks), pass_block, 0, exec.stream.value()>>>(n, fn, shift, parts, cursors, out);
     COLX_CUDA_TRY(cudaGetLastError());
     auto const add = add_records_kernel<pass_block, 4, Fn>;
-    int resident = 0;
-    COLX_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, add, pass_block, 0));
+    int const resident = resident_blocks(add, pass_block, 0);
     size_type const add_blocks = std::max<size_type>(
         1, std::min<size_type>((total + pass_block - 1) / pass_block, size_type{std::max(resident, 1)} * multiprocessors()));
     add<<<static_cast<unsigned>(add_blocks), pass_block, 0, exec.stream.value()>>>(total, fn, out);
@@ -94,11 +93,7 @@ void launch_aggregate(executor const& exec, size_type n, Fn const& fn, int share
       return;
     }
   }
-  if (shared_bytes > 48 * 1024) {  // beyond the default, a kernel must ask for it
-    COLX_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
-  }
-  int resident = 0;
-  COLX_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, pass_block, shared_bytes));
+  int const resident = resident_blocks(kernel, pass_block, shared_bytes);
   size_type const blocks = std::max<size_type>(
       1, std::min<size_type>((n + pass_block - 1) / pass_block, size_type{std::max(resident, 1)} * multiprocessors()));
   kernel<<<static_cast<unsigned>(blocks), pass_block, shared_bytes, exec.stream.value()>>>(n, fn, shared_slots);

@@ -181,11 +181,14 @@ struct executor {
     auto* partials = static_cast<State*>(temp.data());
     detail::reduce_rows_kernel<block><<<static_cast<unsigned>(blocks), block, 0, stream.value()>>>(n, init, acc, merge, partials);
     COLX_CUDA_TRY(cudaGetLastError());
-    detail::reduce_rows_kernel<block><<<1, block, 0, stream.value()>>>(
-        blocks, init, detail::merge_partials<State, Merge>{partials, merge}, merge, partials + blocks);
-    COLX_CUDA_TRY(cudaGetLastError());
+    if (blocks > 1) {  // (one block's state is the result already: a launch less for small folds)
+      detail::reduce_rows_kernel<block><<<1, block, 0, stream.value()>>>(
+          blocks, init, detail::merge_partials<State, Merge>{partials, merge}, merge, partials + blocks);
+      COLX_CUDA_TRY(cudaGetLastError());
+    }
     State result;
-    COLX_CUDA_TRY(cudaMemcpyAsync(&result, partials + blocks, sizeof(State), cudaMemcpyDeviceToHost, stream.value()));
+    COLX_CUDA_TRY(cudaMemcpyAsync(&result, partials + (blocks > 1 ? blocks : 0), sizeof(State), cudaMemcpyDeviceToHost,
+                                  stream.value()));
     stream.synchronize();
     return result;
   }

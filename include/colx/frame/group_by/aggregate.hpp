@@ -123,7 +123,7 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
       size_type const sampled = std::min(n, most_filter_sampled_rows);
       sample_groups_fn<fn_t> const draw{fn, n, sampled == n, nullptr};
       size_type const kept = on_backend(kind, stream, [&](auto const& exec) {
-        return exec.transform_reduce(sampled, size_type{0}, sample_kept_fn<fn_t>{draw}, sum_fn{});
+        return exec.reduce_rows(sampled, size_type{0}, sample_kept_fn<fn_t>{draw}, sum_fn{});
       });
       fn.eager_loads = 2 * kept >= sampled;
     } else {
