@@ -38,7 +38,7 @@ using optionals = std::vector<std::optional<T>>;
 
 // Not multiples of a block, a mask word or a host chunk. With a row comparator the GPU sorts up to
 // 1,024 rows by comparing all pairs at once (gpu/sort.cuh), and 1,025 and 4,097 by merge sort.
-constexpr std::size_t sizes[] = {0, 1, 31, 1000, 1025, 4097};
+constexpr std::size_t sizes[] = {0, 1, 31, 200, 256, 257, 1000, 1025, 4097};  // (sort paths change at 256, 1024)
 
 template <class T>
 using host_t = std::conditional_t<std::is_same_v<T, colx::string_view>, std::string, T>;

@@ -57,6 +57,32 @@ __global__ void place_pairs_kernel(K const* keys_in, K* keys_out, V const* value
 __extension__ using unsigned_128 = unsigned __int128;
 template <class K>
 inline constexpr bool counts_places = std::is_integral_v<K> || std::is_same_v<K, unsigned_128>;
+// Fewer rows still (at most sort_in_block_limit, as a top-k's candidates or a few groups): one
+// block compares every pair, each row's threads adding into its rank in shared memory, then places
+// the rows in place, where the pairwise path took a clearing, two launches and a copy.
+inline constexpr size_type sort_in_block_limit = 256;
+inline constexpr int sort_in_block_threads = 1024;
+template <class V, class Less>
+__global__ void __launch_bounds__(sort_in_block_threads) sort_in_block_kernel(V* first, size_type n, Less less) {
+  __shared__ size_type ranks[sort_in_block_limit];
+  size_type const per_row = sort_in_block_threads / n;  // threads that share a row's comparisons
+  size_type const i = static_cast<size_type>(threadIdx.x) / per_row;
+  size_type const part = static_cast<size_type>(threadIdx.x) % per_row;
+  if (threadIdx.x < static_cast<unsigned>(n)) { ranks[threadIdx.x] = 0; }
+  __syncthreads();
+  V mine{};
+  if (i < n) {
+    mine = first[i];
+    size_type before = 0;
+    for (size_type j = part; j < n; j += per_row) {
+      V const other = first[j];
+      before += (less(other, mine) || (j < i && !less(mine, other))) ? 1 : 0;
+    }
+    if (before != 0) { colx::detail::atomic_add(&ranks[i], before); }
+  }
+  __syncthreads();  // every read of `first` is done
+  if (i < n && part == 0) { first[ranks[i]] = mine; }
+}
 template <class V>
 __global__ void place_by_rank_kernel(V const* values, size_type n, size_type const* ranks, V* out) {
   size_type const i = static_cast<size_type>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -142,6 +168,11 @@ void sort_keys(executor const& exec, size_type n, K const* keys_in, K* keys_out,
 template <class V, class Less>
 void sort_by_comparator(executor const& exec, V* first, size_type n, Less less) {
   if (n <= 1) { return; }
+  if (n <= detail::sort_in_block_limit) {
+    detail::sort_in_block_kernel<<<1, detail::sort_in_block_threads, 0, exec.stream.value()>>>(first, n, less);
+    COLX_CUDA_TRY(cudaGetLastError());
+    return;
+  }
   if (n <= detail::pairwise_sort_limit) {
     detail::sort_by_pairwise_ranks(exec, first, n, less);
     return;
