@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Group-bys whose keys bound the groups to few (dictionary, boolean and 8-bit keys: their table is
-// sized without a sample, group/plan.hpp's groups_bound), against std::map: TPC-H Q1's form (two
-// dictionary keys, a filter, sums and means), with nulls in keys and values, filters that keep
-// most rows, few or none, drop_null_keys, and a dictionary too large for the bound. Also the null
-// counts of every output column, now counted in one pass over all masks (count_unset_bits of an
-// array of masks), against a host count.
+// sized without a sample where the bound is under 8, group/plan.hpp's groups_bound), against
+// std::map: TPC-H Q1's form (two dictionary keys, a filter, sums and means), with nulls in keys
+// and values, filters that keep most rows, few or none, drop_null_keys; two boolean keys; and
+// keys whose bound is larger (an 8-bit key, a dictionary of 300 entries), sized by the sample.
+// Also the null counts of every output column, now counted in one pass over all masks
+// (count_unset_bits of an array of masks), against a host count.
 #include "support/backend.hpp"
 
 #include <catch2/catch.hpp>
@@ -126,32 +127,44 @@ TEST_CASE("group-by bounded: Q1's form over two dictionary keys, filters that ke
   }
 }
 
-TEST_CASE("group-by bounded: boolean and 8-bit keys, unfiltered, with a nullable key", "[group_by]") {
-  using schema = colx::schema<colx::field<"b", bool>, colx::field<"k", std::int8_t>, colx::field<"x", std::int64_t, colx::not_null>>;
+TEST_CASE("group-by bounded: two boolean keys bound 6 groups; with an 8-bit key the sample sizes the table", "[group_by]") {
+  using schema = colx::schema<colx::field<"b", bool>, colx::field<"c", bool, colx::not_null>, colx::field<"k", std::int8_t>,
+                              colx::field<"x", std::int64_t, colx::not_null>>;
   for (colx::size_type n : {1, 257, 70001}) {
     CAPTURE(n);
     std::mt19937 rng(static_cast<unsigned>(n));
     std::vector<std::optional<bool>> b;
+    std::vector<bool> c;
     std::vector<std::optional<std::int8_t>> k;
     std::vector<std::int64_t> x;
-    std::map<std::pair<std::optional<bool>, std::optional<std::int8_t>>, std::int64_t> want;
+    std::map<std::pair<std::optional<bool>, bool>, std::int64_t> by_bc;
+    std::map<std::pair<std::optional<bool>, std::optional<std::int8_t>>, std::int64_t> by_bk;
     for (colx::size_type i = 0; i < n; ++i) {
-      b.push_back(std::optional<bool>(rng() % 2 == 0));
+      b.push_back(rng() % 5 == 0 ? std::nullopt : std::optional<bool>(rng() % 2 == 0));
+      c.push_back(rng() % 3 == 0);
       k.push_back(rng() % 9 == 0 ? std::nullopt : std::optional<std::int8_t>(static_cast<std::int8_t>(rng() % 256 - 128)));
       x.push_back(static_cast<std::int64_t>(rng() % 100));
-      want[{b.back(), k.back()}] += x.back();
+      by_bc[{b.back(), c.back()}] += x.back();
+      by_bk[{b.back(), k.back()}] += x.back();
     }
-    auto const f = colx::frame<schema>(colx::make_column(b), colx::make_column(k), colx::make_column(x));
-    auto const r = f | colx::group_by("b"_c, "k"_c) | colx::aggregate(colx::sum("x"_c).as<"t">());
-    REQUIRE(r.num_rows() == static_cast<colx::size_type>(want.size()));
+    auto const f = colx::frame<schema>(colx::make_column(b), colx::make_column(c),
+                                       colx::make_column(k), colx::make_column(x));
+    auto const r = f | colx::group_by("b"_c, "c"_c) | colx::aggregate(colx::sum("x"_c).as<"t">());
+    REQUIRE(r.num_rows() == static_cast<colx::size_type>(by_bc.size()));
     auto const rb = colx::to_optional_vector(r["b"_c].view());
-    auto const rk = colx::to_optional_vector(r["k"_c].view());
+    auto const rc = colx::to_vector(r["c"_c].view());
     auto const rt = colx::to_vector(r["t"_c].view());
-    for (std::size_t g = 0; g < rb.size(); ++g) { CHECK(rt[g] == want.at({rb[g], rk[g]})); }
+    for (std::size_t g = 0; g < rb.size(); ++g) { CHECK(rt[g] == by_bc.at({rb[g], static_cast<bool>(rc[g])})); }
+    auto const s = f | colx::group_by("b"_c, "k"_c) | colx::aggregate(colx::sum("x"_c).as<"t">());
+    REQUIRE(s.num_rows() == static_cast<colx::size_type>(by_bk.size()));
+    auto const sb = colx::to_optional_vector(s["b"_c].view());
+    auto const sk = colx::to_optional_vector(s["k"_c].view());
+    auto const st = colx::to_vector(s["t"_c].view());
+    for (std::size_t g = 0; g < sb.size(); ++g) { CHECK(st[g] == by_bk.at({sb[g], sk[g]})); }
   }
 }
 
-TEST_CASE("group-by bounded: a dictionary of 300 entries is sized by its sample, with the same answer", "[group_by]") {
+TEST_CASE("group-by bounded: a dictionary of 300 entries bounds too many groups: its sample sizes the table", "[group_by]") {
   using schema = colx::schema<colx::field<"w", wide_flag>, colx::field<"x", std::int64_t, colx::not_null>>;
   colx::size_type const n = 20011;
   strings w;
@@ -200,6 +213,21 @@ TEST_CASE("count_unset_bits of several masks: each mask's nulls, in one pass", "
       CHECK(first[2] == static_cast<colx::size_type>(std::count(dense.begin(), dense.begin() + 33, std::nullopt)));
     }
   }
+}
+
+TEST_CASE("count_unset_bits of more masks than one pass takes (64)", "[bitmask]") {
+  colx::size_type const n = 1000;
+  std::vector<std::optional<std::int32_t>> values;
+  for (colx::size_type i = 0; i < n; ++i) { values.push_back(i % 7 == 0 ? std::nullopt : std::optional<std::int32_t>(i)); }
+  auto const a = colx::make_column(values);
+  std::array<colx::bitmask_type const*, 70> masks{};
+  for (std::size_t c : {0u, 5u, 63u, 64u, 69u}) { masks[c] = a.null_mask(); }
+  auto const nulls = colx::count_unset_bits(masks, n, a.kind());
+  for (std::size_t c = 0; c < masks.size(); ++c) {
+    CAPTURE(c);
+    CHECK(nulls[c] == (masks[c] == nullptr ? 0 : a.null_count()));
+  }
+  CHECK(a.null_count() == (n + 6) / 7);
 }
 
 TEST_CASE("group-by bounded: collect and sort give every nullable column its null count", "[group_by]") {

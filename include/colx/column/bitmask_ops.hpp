@@ -109,21 +109,30 @@ template <std::size_t N>
 [[nodiscard]] std::array<size_type, N> count_unset_bits(std::array<bitmask_type const*, N> const& masks, size_type bits,
                                                         memory_kind kind, stream_ref stream = {}) {
   detail::check_bit_range(0, bits);
-  std::array<size_type, N> nulls{};
-  detail::count_masks_nulls_fn<N> fn{{}, 0, bits};
-  std::array<std::size_t, N> column{};  // fn.masks[m] is masks[column[m]]
-  for (std::size_t c = 0; c < N; ++c) {
-    if (masks[c] != nullptr) {
-      column[static_cast<std::size_t>(fn.count)] = c;
-      fn.masks[fn.count++] = masks[c];
+  if constexpr (N == 0) {
+    return {};
+  } else {
+    // At most 64 masks a pass: a thread holds a count per mask, and a frame may have hundreds.
+    constexpr std::size_t per_pass = N < 64 ? N : 64;
+    std::array<size_type, N> nulls{};
+    if (bits == 0) { return nulls; }
+    std::size_t c = 0;
+    while (true) {
+      detail::count_masks_nulls_fn<per_pass> fn{{}, 0, bits};
+      std::array<std::size_t, per_pass> column{};  // fn.masks[m] is masks[column[m]]
+      for (; c < N && static_cast<std::size_t>(fn.count) < per_pass; ++c) {
+        if (masks[c] != nullptr) {
+          column[static_cast<std::size_t>(fn.count)] = c;
+          fn.masks[fn.count++] = masks[c];
+        }
+      }
+      if (fn.count == 0) { return nulls; }
+      auto const counts = on_backend(kind, stream, [&](auto const& exec) {
+        return exec.reduce_rows(bitmask_words(bits), detail::null_counts<per_pass>{}, fn, detail::merge_null_counts_fn<per_pass>{});
+      });
+      for (int m = 0; m < fn.count; ++m) { nulls[column[static_cast<std::size_t>(m)]] = counts.v[m]; }
     }
   }
-  if (fn.count == 0 || bits == 0) { return nulls; }
-  auto const counts = on_backend(kind, stream, [&](auto const& exec) {
-    return exec.reduce_rows(bitmask_words(bits), detail::null_counts<N>{}, fn, detail::merge_null_counts_fn<N>{});
-  });
-  for (int m = 0; m < fn.count; ++m) { nulls[column[static_cast<std::size_t>(m)]] = counts.v[m]; }
-  return nulls;
 }
 
 // One bit of a mask in memory of any kind, read or written from the host (synchronises).

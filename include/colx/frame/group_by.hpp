@@ -168,7 +168,8 @@ template <class Source, class... Keys, class... Named>
   detail::explain_reuses(binding::bind_aggs(a.aggs), a.aggs, out);
   out << "  cells: " << p.cell_bytes << " bytes a group (a row count and sums of one column kept once)\n";
   out << "  the path, by the groups in a sample of up to " << detail::most_sampled_rows
-      << " rows, or by the most the keys can form where each is a dictionary, boolean or 8-bit column and they form few:\n    up to "
+      << " rows, or by the most groups the keys can form where each is a dictionary, boolean or 8-bit column and they form fewer than "
+      << 2 * detail::group_cache_size << ":\n    up to "
       << 2 * detail::group_cache_size << " groups: per-thread caches of " << detail::group_cache_size << " groups first (in narrow form, "
       << p.private_bytes << " bytes a group, where they are kept in the GPU's shared memory, and on the host)\n"
       << "    up to " << static_cast<size_type>(p.few_groups_limit) << " groups (few-groups path): on the GPU, per-block "

@@ -28,9 +28,10 @@
 
 namespace colx::detail {
 
-// Groups f's rows that pass the predicate by the keys and aggregates each group: a sample sizes
-// the table (group_by/plan.hpp), one pass over the rows fills it (rerun four times larger if the
-// groups overflow it), one compaction writes a result row per group.
+// Groups f's rows that pass the predicate by the keys and aggregates each group: the keys' bound
+// on the groups or else a sample sizes the table (group_by/plan.hpp), one pass over the rows fills
+// it (rerun four times larger if the groups overflow it), one compaction writes a result row per
+// group.
 template <class Frame, class Pred, class... Keys, class... Named>
 auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...> const& unbound_keys,
                     group_by_options options, std::tuple<Named...> const& named, stream_ref stream, resource_ref mr) {
@@ -108,14 +109,15 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
           f, column_position<std::remove_cvref_t<decltype(get<A>(aggs).expr)>>())),
      ...);
   }(std::index_sequence_for<Named...>{});
-  // Table size: from the keys where they bound the groups to few (a dictionary's entries, say:
-  // group/plan.hpp's groups_bound), else from the number of groups in a sample of the rows (all
-  // of them when few).
+  // Table size: from the keys where they bound the groups to fewer than the per-thread caches'
+  // path takes (a dictionary's entries, say: group/plan.hpp's groups_bound), else from the number
+  // of groups in a sample of the rows (all of them when few). (A larger bound would choose the
+  // pass's path by itself, where a sample may show fewer groups and choose the caches.)
   size_type capacity = 64;
   double estimated_groups = 0;
   double kept_rows = 0;
   double const bound = fn_t::pair_sets == 0 ? groups_bound(std::span(likes.data(), num_keys)) : 0;
-  if (n > 0 && bound > 0 && bound <= few_groups_limit<cells>()) {
+  if (n > 0 && bound > 0 && use_private_caches(bound)) {
     estimated_groups = bound;
     capacity = table_capacity<fn_t>(n, bound);
     // Only the filter's share of rows is judged, on fewer rows, without a table.

@@ -105,7 +105,8 @@ struct sample_kept_fn {
 // few values: a dictionary column's entries, a boolean's two values, an 8-bit integer's 256; one
 // more where the column has nulls. 0 (not known) where a key is another expression or type.
 // TPC-H Q1's flags, dictionaries of 3 and 2 entries, form at most 6 groups: its table needs no
-// sample (which cost a launch, a 20 us pass and a wait on an H200).
+// sample (which cost a launch, a 20 us pass and a wait on an H200). Used where the bound is under
+// use_private_caches' limit (below), the path a sample of that many groups would choose.
 inline double groups_bound(std::span<any_column const* const> keys) {
   double bound = 1;
   for (any_column const* key : keys) {
