@@ -252,6 +252,9 @@ void check_one_key(std::size_t n, std::uint64_t seed) {
       auto const top = colx::top_k(f, k, key);
       auto const m = static_cast<std::size_t>(std::min<size_type>(k, static_cast<size_type>(n)));
       CHECK(colx::to_vector(top["p"_c].view()) == std::vector<std::int32_t>(want.begin(), want.begin() + static_cast<std::ptrdiff_t>(m)));
+      auto const top_keys = read(top["k"_c]);
+      CHECK(top["k"_c].null_count() ==
+            static_cast<size_type>(std::count_if(top_keys.begin(), top_keys.end(), [](auto const& v) { return !v.has_value(); })));
     }
   }
 }
