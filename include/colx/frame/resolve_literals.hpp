@@ -81,8 +81,8 @@ struct resolve_fn {
         exec.for_each_n(words, fn{values, e.pattern, e.shape, bits.data()});
       });
       if (inline_bits) {
+        // (A copy into pageable host memory is complete on return.)
         copy_bytes(out.matches, memory_kind::host, bits.data(), kind, static_cast<std::size_t>(words) * sizeof(std::uint32_t), stream);
-        stream.synchronize();
       } else {
         out.many = bits.data();
         scratch->push_back(std::move(bits).release());

@@ -67,8 +67,7 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
   // [groups, sampled kept rows, overflow]
   auto const read_counters = [&] {
     std::vector<size_type> host(counter_words);
-    copy_bytes(host.data(), memory_kind::host, counters.data(), kind, counter_words * sizeof(size_type), stream);
-    stream.synchronize();
+    copy_bytes(host.data(), memory_kind::host, counters.data(), kind, counter_words * sizeof(size_type), stream);  // (waits)
     size_type groups = 0;
     for (std::uint64_t s = 0; s < most_shards; ++s) { groups += host[s * stride]; }
     return std::array<size_type, 3>{groups, host[most_shards * stride], host[(most_shards + 1) * stride]};
