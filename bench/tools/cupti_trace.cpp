@@ -62,18 +62,13 @@ void CUPTIAPI complete(CUcontext, uint32_t, uint8_t* buf, size_t, size_t valid) 
         activities.push_back({m->start, m->end, "S", "memset " + std::to_string(m->bytes) + " B"});
         break;
       }
-      case CUPTI_ACTIVITY_KIND_RUNTIME: {
-        auto* a = reinterpret_cast<CUpti_ActivityAPI*>(r);
-        char const* n = nullptr;
-        cuptiGetCallbackName(CUPTI_CB_DOMAIN_RUNTIME_API, a->cbid, &n);
-        activities.push_back({a->start, a->end, "R", n ? n : "?"});
-        break;
-      }
+      case CUPTI_ACTIVITY_KIND_RUNTIME:
       case CUPTI_ACTIVITY_KIND_DRIVER: {
+        bool const runtime = r->kind == CUPTI_ACTIVITY_KIND_RUNTIME;
         auto* a = reinterpret_cast<CUpti_ActivityAPI*>(r);
         char const* n = nullptr;
-        cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, a->cbid, &n);
-        activities.push_back({a->start, a->end, "D", n ? n : "?"});
+        cuptiGetCallbackName(runtime ? CUPTI_CB_DOMAIN_RUNTIME_API : CUPTI_CB_DOMAIN_DRIVER_API, a->cbid, &n);
+        activities.push_back({a->start, a->end, runtime ? "R" : "D", n ? n : "?"});
         break;
       }
       case CUPTI_ACTIVITY_KIND_MARKER: {

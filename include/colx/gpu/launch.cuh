@@ -71,24 +71,18 @@ int resident_blocks(Kernel* kernel, int block, std::size_t shared_bytes) {
   };
   static std::mutex mutex;
   static std::vector<answer> known;
-  static std::vector<answer> opted_in;  // the most shared memory each kernel may take on each device, if set
   void const* const key = reinterpret_cast<void const*>(kernel);
   int device = 0;
   COLX_CUDA_TRY(cudaGetDevice(&device));
   std::lock_guard lock(mutex);
+  std::size_t opted_in = 48 * 1024;  // what the kernel may take on this device: the most asked of it so far
   for (answer const& a : known) {
-    if (a.kernel == key && a.device == device && a.block == block && a.shared_bytes == shared_bytes) { return a.resident; }
+    if (a.kernel != key || a.device != device) { continue; }
+    if (a.block == block && a.shared_bytes == shared_bytes) { return a.resident; }
+    opted_in = std::max(opted_in, a.shared_bytes);
   }
-  if (shared_bytes > 48 * 1024) {  // beyond the default, a kernel must ask for it; only ever more
-    auto set = std::find_if(opted_in.begin(), opted_in.end(), [&](answer const& a) { return a.kernel == key && a.device == device; });
-    if (set == opted_in.end() || set->shared_bytes < shared_bytes) {
-      COLX_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
-      if (set == opted_in.end()) {
-        opted_in.push_back({key, device, 0, shared_bytes, 0});
-      } else {
-        set->shared_bytes = shared_bytes;
-      }
-    }
+  if (shared_bytes > opted_in) {  // beyond the default, a kernel must ask for it; only ever more
+    COLX_CUDA_TRY(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(shared_bytes)));
   }
   int resident = 0;
   COLX_CUDA_TRY(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, block, shared_bytes));
