@@ -323,6 +323,16 @@ void check_mixed(colx::frame<M> const& sorted, mixed_rows const& r, std::vector<
   CHECK(colx::to_strings(sorted["s"_c].view()) == permute(r.s, want));
   CHECK(same_values(colx::to_optional_vector(sorted["x"_c].view()), permute(r.x, want)));
   CHECK(colx::to_optional_vector(sorted["l"_c].view()) == permute(r.l, want));
+  // Null counts, which a sort of every row takes from its input rather than counting.
+  auto const nulls_in = [&](auto const& v) {
+    auto const rows = permute(v, want);
+    return static_cast<size_type>(std::count(rows.begin(), rows.end(), std::nullopt));
+  };
+  CHECK(sorted["a"_c].null_count() == nulls_in(r.a));
+  CHECK(sorted["b"_c].null_count() == nulls_in(r.b));
+  CHECK(sorted["s"_c].null_count() == nulls_in(r.s));
+  CHECK(sorted["x"_c].null_count() == nulls_in(r.x));
+  CHECK(sorted["l"_c].null_count() == nulls_in(r.l));
 }
 
 std::vector<spec> random_specs(std::mt19937& gen, std::size_t keys) {

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <numeric>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -27,6 +28,7 @@ namespace {
 
 using colx::size_type;
 using colx::test::optionals;
+using namespace colx::literals;
 
 // "c000", "c001", ...: the names of a wide frame's columns.
 template <std::size_t I>
@@ -133,9 +135,68 @@ void check_width() {
   }
 }
 
+// 65 integer columns and a strings column: past 64 columns, the strings' byte totals are read
+// apart from the null counts (detail::finish_outputs).
+template <class Positions>
+struct wide_text_schema;
+template <std::size_t... I>
+struct wide_text_schema<std::index_sequence<I...>> {
+  using type = colx::schema<colx::field<column_name<I>, std::int32_t>..., colx::field<"text", colx::string_view>>;
+};
+using wide_text = typename wide_text_schema<std::make_index_sequence<65>>::type;
+
+std::optional<std::string> text_cell(std::size_t i) {
+  if (i % 5 == 3) { return std::nullopt; }
+  return std::string(i % 11, static_cast<char>('a' + i % 26));  // "" every eleventh row
+}
+
+void check_wide_text(colx::frame<wide_text> const& f, std::vector<long> const& rows) {
+  REQUIRE(f.num_rows() == static_cast<size_type>(rows.size()));
+  colx::test::strings want;
+  for (long const r : rows) { want.push_back(text_cell(static_cast<std::size_t>(r))); }
+  CHECK(colx::to_strings(f["text"_c].view()) == want);
+  CHECK(f["text"_c].null_count() == static_cast<size_type>(std::count(want.begin(), want.end(), std::nullopt)));
+  auto const last = colx::to_optional_vector(f.template column_at<64>().view());
+  std::size_t bad = 0;
+  for (std::size_t k = 0; k < rows.size(); ++k) { bad += last[k] == cell(static_cast<std::size_t>(rows[k]), 64) ? 0 : 1; }
+  CHECK(bad == 0);
+}
+
 }  // namespace
 
 TEST_CASE("frames of more than 64 columns keep every column's nulls", "[frame]") {
   check_width<65>();
   check_width<130>();
+}
+
+TEST_CASE("frames of more than 64 columns with a strings column keep its bytes", "[frame]") {
+  for (std::size_t const rows : {std::size_t{0}, std::size_t{1}, std::size_t{1003}}) {
+    CAPTURE(rows);
+    colx::test::strings text;
+    for (std::size_t i = 0; i < rows; ++i) { text.push_back(text_cell(i)); }
+    auto const f = [&]<std::size_t... C>(std::index_sequence<C...>) {
+      auto const column = [&](std::size_t c) {
+        optionals<std::int32_t> v(rows);
+        for (std::size_t i = 0; i < rows; ++i) { v[i] = cell(i, c); }
+        return colx::test::column_of(v);
+      };
+      return colx::frame<wide_text>(column(C)..., colx::test::strings_of(text));
+    }(std::make_index_sequence<65>{});
+    using first = column_ref<0>;
+    std::vector<long> kept;  // rows whose first column is valid and even
+    for (std::size_t i = 0; i < rows; ++i) {
+      auto const v = cell(i, 0);
+      if (v && *v % 2 == 0) { kept.push_back(static_cast<long>(i)); }
+    }
+    check_wide_text((f | colx::filter(first{} % 2 == 0)).collect(), kept);
+    std::vector<long> reversed(rows);  // sorted by the first column descending, nulls last
+    std::iota(reversed.begin(), reversed.end(), 0L);
+    std::stable_sort(reversed.begin(), reversed.end(), [](long a, long b) {
+      auto const x = cell(static_cast<std::size_t>(a), 0);
+      auto const y = cell(static_cast<std::size_t>(b), 0);
+      if (!x || !y) { return x.has_value() && !y.has_value(); }
+      return *x > *y;
+    });
+    check_wide_text(f | colx::sort_by(colx::desc(first{})), reversed);
+  }
 }

@@ -13,6 +13,7 @@
 //   exec.evaluate_rows(n, f)                         rows in 32-row tiles: values and validity words
 //   exec.select_rows(n, keep, load, store[, known]) -> n   store(k, load(i)) for the k-th kept row i
 //   exec.exclusive_scan(n, init, f, out) -> total    out[i] = init + f(0) + ... + f(i-1), i in [0, n]
+//   exec.exclusive_scan_async(n, init, f, out)       the same, the total left in out[n]: nothing waits
 //   exec.inclusive_scan(n, f, out, op[, keys])       out[i] = f(0) op ... op f(i), by runs of keys
 //
 // Functors passed to them are trivially copyable named types with COLX_HOST_DEVICE call
@@ -71,6 +72,7 @@ concept executor = requires(E const& e, size_type n, std::int64_t* out, std::uin
   { e.select_rows(n, detail::executor_probe::keep_fn{}, detail::executor_probe::value_fn{}, detail::executor_probe::store_fn{}) }
       -> std::same_as<size_type>;
   { e.exclusive_scan(n, std::int64_t{0}, detail::executor_probe::value_fn{}, out) } -> std::same_as<std::int64_t>;
+  e.exclusive_scan_async(n, std::int64_t{0}, detail::executor_probe::value_fn{}, out);
   e.inclusive_scan(n, detail::executor_probe::value_fn{}, out, detail::executor_probe::plus_fn{});
   e.inclusive_scan(n, detail::executor_probe::value_fn{}, out, detail::executor_probe::plus_fn{}, keys);
 };

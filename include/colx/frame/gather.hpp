@@ -78,16 +78,17 @@ output_column_at<Schema, C> make_output_column(size_type rows, bool masked, data
 template <std::size_t N>
 using column_likes = std::array<any_column const*, N>;
 
+// `known_nulls`, where given, is every output column's null count (see finish_outputs).
 template <class Schema, class Run>
 frame<Schema> write_frame(size_type rows, std::array<bool, Schema::size> const& masked,
                           std::array<data_type, Schema::size> const& types, column_likes<Schema::size> const& likes,
-                          stream_ref stream, resource_ref mr, Run&& run) {
+                          stream_ref stream, resource_ref mr, Run&& run,
+                          std::array<size_type, Schema::size> const* known_nulls = nullptr) {
   return [&]<std::size_t... C>(std::index_sequence<C...>) {
     std::tuple<output_column_at<Schema, C>...> outputs(
         make_output_column<Schema, C>(rows, masked[C], types[C], likes[C], stream, mr)...);
     size_type const written = run(tuple(std::get<C>(outputs).view(stream)...));
-    auto const nulls = output_null_counts(outputs, written, mr.kind(), stream);
-    return frame<Schema>(std::get<C>(outputs).finish(written, nulls[C], stream)...);
+    return std::make_from_tuple<frame<Schema>>(finish_outputs(outputs, written, mr.kind(), stream, known_nulls));
   }(std::make_index_sequence<Schema::size>{});
 }
 template <class Schema, class Run>
@@ -116,15 +117,28 @@ std::array<bool, Frame::schema_type::size> column_masks(Frame const& f, bool row
   }(std::make_index_sequence<Frame::schema_type::size>{});
 }
 
+template <class Frame>
+std::array<size_type, Frame::schema_type::size> null_counts_of(Frame const& f) {
+  return [&]<std::size_t... C>(std::index_sequence<C...>) {
+    return std::array<size_type, Frame::schema_type::size>{f.template column_at<C>().null_count()...};
+  }(std::make_index_sequence<Frame::schema_type::size>{});
+}
+
 // Rows index(0), ..., index(m - 1) of f, in one kernel over all columns. Indices must be in
-// range (negative: a row of nulls, only where `may_miss`).
+// range (negative: a row of nulls, only where `may_miss`). `permutes`: the indices are a
+// permutation of f's rows (a sort's order), so each column keeps its null count, and the frame
+// finishes without counting them.
 template <class Frame, class Index>
-Frame gather_frame(Frame const& f, Index index, size_type m, bool may_miss, stream_ref stream, resource_ref mr) {
+Frame gather_frame(Frame const& f, Index index, size_type m, bool may_miss, stream_ref stream, resource_ref mr,
+                   bool permutes = false) {
   spill_lock_scope const spill_lock(stream);  // the columns read here stay put until the work is done
   using schema_type = typename Frame::schema_type;
   using item = row_item_t<schema_type>;
   COLX_EXPECTS(is_host_accessible(mr.kind()) == is_host_accessible(f.kind()), "gathering rows into ",
                to_string(mr.kind()), " memory from a frame in ", to_string(f.kind()), " memory: copy the frame there first");
+  COLX_EXPECTS(!permutes || (m == f.num_rows() && !may_miss), "gather_frame: a permutation of ", f.num_rows(),
+               " rows gathers each row once, not ", m, " rows");
+  auto const source_nulls = null_counts_of(f);
   return write_frame<schema_type>(m, column_masks(f, may_miss), column_types(f), columns_of(f), stream, mr,
                                   [&](auto const& views) {
     using store_t = store_row_fn<std::remove_cvref_t<decltype(views)>>;
@@ -132,7 +146,7 @@ Frame gather_frame(Frame const& f, Index index, size_type m, bool may_miss, stre
       exec.for_each_n(m, gather_rows_fn<typename Frame::inputs_type, item, Index, store_t>{f.inputs(), index, store_t{views}});
     });
     return m;
-  });
+  }, permutes ? &source_nulls : nullptr);
 }
 
 // Counts indices outside [0, rows).

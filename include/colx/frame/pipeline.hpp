@@ -217,8 +217,7 @@ Out collect_impl(Frame const& f, Pred const& pred, Out const& out, stream_ref st
   store_row_fn<std::remove_cvref_t<decltype(views)>> const store{views};
   size_type const kept =
       on_backend(f.kind(), stream, [&](auto const& exec) { return exec.select_rows(rows, keep, load, store); });
-  auto const nulls = output_null_counts(outputs, kept, mr.kind(), stream);
-  return Out(std::get<C>(outputs).finish(kept, nulls[C], stream)...);
+  return std::make_from_tuple<Out>(finish_outputs(outputs, kept, mr.kind(), stream));
 }
 
 }  // namespace detail

@@ -316,7 +316,7 @@ frame<Schema> sort_by_integer_column(frame<Schema> const& f, stream_ref stream, 
   auto const rest = [&]<std::size_t... I>(std::index_sequence<I...>) {
     return frame<rest_schema>(f.template shared_column_at<(I < K ? I : I + 1)>()...);
   }(std::make_index_sequence<Schema::size - 1>{});
-  auto const gathered = gather_frame(rest, index_column_fn<std::int32_t>{order.data()}, n, false, stream, mr);
+  auto const gathered = gather_frame(rest, index_column_fn<std::int32_t>{order.data()}, n, false, stream, mr, true);
   auto const sorted_key = std::make_shared<column<T> const>(std::move(sorted));
   return [&]<std::size_t... I>(std::index_sequence<I...>) {
     auto const column_of = [&]<std::size_t J>(std::integral_constant<std::size_t, J>) {
@@ -350,7 +350,7 @@ frame<Schema> sort_frame(frame<Schema> const& f, tuple<Keys...> const& keys, str
     return bind_sort_keys<Schema>(get<K>(keys)...);
   }(std::index_sequence_for<Keys...>{});
   auto const order = sorted_rows(f, bound, stream);
-  return gather_frame(f, index_column_fn<std::int32_t>{order.data()}, f.num_rows(), false, stream, mr);
+  return gather_frame(f, index_column_fn<std::int32_t>{order.data()}, f.num_rows(), false, stream, mr, true);
 }
 
 }  // namespace detail

@@ -104,11 +104,11 @@ struct computed_column<string_view> {
       large = total > std::numeric_limits<std::int32_t>::max();
       if (large) {
         uvector<std::int64_t> o(rows + 1, stream, mr);
-        exec.exclusive_scan(rows, std::int64_t{0}, size, o.data());
+        exec.exclusive_scan_async(rows, std::int64_t{0}, size, o.data());
         offsets = std::move(o).release();
       } else {
         uvector<std::int32_t> o(rows + 1, stream, mr);
-        exec.exclusive_scan(rows, std::int32_t{0}, size, o.data());
+        exec.exclusive_scan_async(rows, std::int32_t{0}, size, o.data());
         offsets = std::move(o).release();
       }
       chars = buffer(static_cast<std::size_t>(total), stream, mr);

@@ -235,9 +235,9 @@ struct executor {
   }
 
   // out[i] = init + f(0) + ... + f(i-1) for i in [0, n]: n + 1 outputs, the last one the total,
-  // which is returned (synchronises the stream).
+  // left in out[n]: nothing waits (exclusive_scan below reads the total back).
   template <class T, class F, class Out>
-  T exclusive_scan(size_type n, T init, F f, Out out) const {
+  void exclusive_scan_async(size_type n, T init, F f, Out out) const {
     auto const in = thrust::make_transform_iterator(thrust::counting_iterator<size_type>(0), detail::padded<T, F>{f, n});
     std::size_t temp_bytes = 0;
     COLX_CUDA_TRY(cub::DeviceScan::ExclusiveScan(nullptr, temp_bytes, in, out, ::cuda::std::plus<>{}, init, n + 1,
@@ -245,6 +245,12 @@ struct executor {
     detail::temporary_storage temp(temp_bytes, stream);
     COLX_CUDA_TRY(cub::DeviceScan::ExclusiveScan(temp.data(), temp_bytes, in, out, ::cuda::std::plus<>{}, init, n + 1,
                                                  stream.value()));
+  }
+
+  // The same, returning the total (synchronises the stream).
+  template <class T, class F, class Out>
+  T exclusive_scan(size_type n, T init, F f, Out out) const {
+    exclusive_scan_async(n, init, f, out);
     T total{};
     COLX_CUDA_TRY(cudaMemcpyAsync(&total, &out[n], sizeof(T), cudaMemcpyDeviceToHost, stream.value()));
     stream.synchronize();

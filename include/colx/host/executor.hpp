@@ -150,6 +150,10 @@ struct executor {
     out[n] = init;
     return init;
   }
+  template <class T, class F, class Out>
+  void exclusive_scan_async(size_type n, T init, F f, Out out) const {
+    (void)exclusive_scan(n, init, f, out);
+  }
 };
 
 static_assert(colx::executor<executor>, "host::executor must offer every primitive of exec/executor.hpp");

@@ -155,10 +155,10 @@ inline std::atomic<bool>& forced_two_pass_probe() {
 
 // Whether this probe takes the one-pass path.
 template <join_kind How, class Build>
-bool single_pass_probe(Build const& built) {
+bool single_pass_probe(Build const& built, stream_ref stream) {
   if (forced_two_pass_probe().load()) { return false; }
   return at_most_one_output_row<How> ||
-         ((How == join_kind::inner || How == join_kind::left) && built.unique_keys());
+         ((How == join_kind::inner || How == join_kind::left) && built.unique_keys(stream));
 }
 template <class Probe>
 struct output_rows_fn {
@@ -223,7 +223,7 @@ class probe_passes {
   template <class Build>
   probe_passes(Probe const& probe, Build const& built, size_type n, memory_kind kind, stream_ref stream)
       : _probe(probe), _n(n), _build_rows(built.frame().num_rows()), _kind(kind), _stream(stream),
-        _single_pass(single_pass_probe<How>(built)),
+        _single_pass(single_pass_probe<How>(built, stream)),
         _offsets(_single_pass ? 0 : n + 1, stream, get_current_resource(kind)),
         _matched(adds_unmatched ? _build_rows : 0, stream, get_current_resource(kind)) {
     _probe_rows = _single_pass ? n : on_backend(kind, stream, [&](auto const& exec) {

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <tuple>
 #include <utility>
 
@@ -260,18 +261,15 @@ class join_build {
         get_current_resource(_frame.kind()));
     _mask = static_cast<std::uint64_t>(detail::next_table_size(_frame.num_rows()) - 1);
     // Unique keys (a primary key, the usual build side) let inner and left joins find each probe
-    // row's one partner in a single pass (see probe_in_one_pass); the insertion notes duplicates.
-    uvector<unsigned> flags(1, stream, get_current_resource(_frame.kind()));
-    detail::fill_bytes(flags.data(), _frame.kind(), 0, sizeof(unsigned), stream);
+    // row's one partner in a single pass (see probe_in_one_pass); the insertion notes duplicates
+    // in flags, read when a probe first asks (a semi or anti join never does: no wait for them).
+    _flags = std::make_shared<uvector<unsigned>>(1, stream, get_current_resource(_frame.kind()));
+    detail::fill_bytes(_flags->data(), _frame.kind(), 0, sizeof(unsigned), stream);
     on_backend(_frame.kind(), stream, [&](auto const& exec) {
       exec.for_each_n(_slots->size(), detail::fill_entries_fn{_slots->data()});
       exec.for_each_n(_frame.num_rows(), detail::build_entries_fn<key_columns>{key_columns{key_inputs()}, _slots->data(),
-                                                                              _mask, _options.nulls_equal, flags.data()});
+                                                                              _mask, _options.nulls_equal, _flags->data()});
     });
-    unsigned const raised = flags.element(0, stream);
-    COLX_EXPECTS((raised & detail::table_full_flag) == 0u, "join: the build side's hash table of ", _mask + 1,
-                 " slots is full with ", _frame.num_rows(), " rows; it is sized at twice the rows, so this is a bug");
-    _unique_keys = (raised & detail::duplicate_keys_flag) == 0u;
   }
 
   [[nodiscard]] Frame const& frame() const noexcept { return _frame; }
@@ -285,8 +283,18 @@ class join_build {
   [[nodiscard]] detail::membership members() const noexcept {
     return _members;
   }
-  // No two build rows share their keys (false where unknown).
-  [[nodiscard]] bool unique_keys() const noexcept { return _unique_keys; }
+  // No two build rows share their keys (false where unknown, as for a membership). Reads the
+  // insertion's flags on the first call (a wait), and checks that the table did not fill.
+  [[nodiscard]] bool unique_keys(stream_ref stream = {}) const {
+    if (!_unique_keys.has_value()) {
+      if (!_flags) { return false; }
+      unsigned const raised = _flags->element(0, stream);
+      COLX_EXPECTS((raised & detail::table_full_flag) == 0u, "join: the build side's hash table of ", _mask + 1,
+                   " slots is full with ", _frame.num_rows(), " rows; it is sized at twice the rows, so this is a bug");
+      _unique_keys = (raised & detail::duplicate_keys_flag) == 0u;
+    }
+    return *_unique_keys;
+  }
 
  private:
   // The build keys' bounds, then their bits where the span is dense enough; false (nothing kept)
@@ -318,7 +326,8 @@ class join_build {
   join_options _options;
   std::shared_ptr<uvector<std::uint64_t>> _slots;
   std::uint64_t _mask = 0;
-  bool _unique_keys = false;
+  std::shared_ptr<uvector<unsigned>> _flags;  // the insertion's flags (detail::duplicate_keys_flag, ...)
+  mutable std::optional<bool> _unique_keys;    // read from _flags on demand
   std::shared_ptr<uvector<std::uint32_t>> _bits;  // owns _members' bits
   detail::membership _members{};
 };

@@ -258,9 +258,9 @@ inline any_table read_groups(file_source const& file, parquet_metadata const& md
       length_at_fn const f{tasks[j].lengths};
       on_backend(kind, stream, [&](auto const& exec) {
         if (wide[j]) {
-          (void)exec.exclusive_scan(rows, std::int64_t{0}, f, static_cast<std::int64_t*>(offsets[j].data()));
+          exec.exclusive_scan_async(rows, std::int64_t{0}, f, static_cast<std::int64_t*>(offsets[j].data()));
         } else {
-          (void)exec.exclusive_scan(rows, std::int32_t{0}, f, static_cast<std::int32_t*>(offsets[j].data()));
+          exec.exclusive_scan_async(rows, std::int32_t{0}, f, static_cast<std::int32_t*>(offsets[j].data()));
         }
       });
       tasks[j].offsets64 = wide[j] ? static_cast<std::int64_t const*>(offsets[j].data()) : nullptr;
