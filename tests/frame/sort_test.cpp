@@ -37,7 +37,8 @@ template <class T>
 using optionals = std::vector<std::optional<T>>;
 
 // Not multiples of a block, a mask word or a host chunk. With a row comparator the GPU sorts up to
-// 1,024 rows by comparing all pairs at once (gpu/sort.cuh), and 1,025 and 4,097 by merge sort.
+// 1,024 rows by comparing all pairs at once (gpu/sort.cuh; 8,192 with a string key), and 1,025 and
+// 4,097 by merge sort.
 constexpr std::size_t sizes[] = {0, 1, 31, 200, 256, 257, 1000, 1025, 4097};  // (sort paths change at 256, 1024)
 
 template <class T>
@@ -392,6 +393,38 @@ TEST_CASE("sort: several keys, packed into 32, 64 or 128 bits or compared row by
     }
     // Plain column references sort ascending with nulls last.
     check_mixed(f | colx::sort_by("b"_c, "s"_c), r, reference_order(n, {by(r.b, spec{}), by(r.s, spec{})}));
+  }
+}
+
+// Past 8,192 rows: a top-k by keys the radix sort does not take sorts only its candidates, the
+// rows whose first key's 64-bit prefix is at most the k-th smallest (frame/top_rows.hpp); a sort
+// by a string key is CUB's merge sort again (gpu/sort.cuh compares every pair below).
+TEST_CASE("sort: top_k of many rows sorts its candidates; a string key merge-sorts", "[frame]") {
+  std::mt19937 gen(13);
+  for (std::size_t const n : {std::size_t{8192}, std::size_t{20011}}) {
+    CAPTURE(n);
+    auto const r = random_mixed(n, 300 + n);
+    auto const f = make_mixed(r);
+    for (int trial = 0; trial < 3; ++trial) {
+      auto const s = random_specs(gen, 3);
+      CAPTURE(trial, s[0].descending, s[0].nulls_first, s[1].descending, s[1].nulls_first, s[2].descending, s[2].nulls_first);
+      auto const by_l_x = reference_order(n, {by(r.l, s[0]), by(r.x, s[1])});
+      auto const by_x_l = reference_order(n, {by(r.x, s[0]), by(r.l, s[1])});
+      auto const by_s_x_l = reference_order(n, {by(r.s, s[0]), by(r.x, s[1]), by(r.l, s[2])});
+      for (size_type const k : {size_type{1}, size_type{10}, size_type{1024}, size_type{1025}}) {
+        CAPTURE(k);
+        auto const first = [&](std::vector<std::int32_t> const& want) {
+          return std::vector<std::int32_t>(want.begin(), want.begin() + k);
+        };
+        // int64? + double?: 130 bits; the first key's prefix is its 64 bits less one, for the null.
+        check_mixed(colx::top_k(f, k, make_key("l"_c, s[0]), make_key("x"_c, s[1])), r, first(by_l_x));
+        check_mixed(colx::top_k(f, k, make_key("x"_c, s[0]), make_key("l"_c, s[1])), r, first(by_x_l));
+        // A string first: its first 8 bytes (the short random strings tie often).
+        check_mixed(colx::top_k(f, k, make_key("s"_c, s[0]), make_key("x"_c, s[1]), make_key("l"_c, s[2])), r,
+                    first(by_s_x_l));
+      }
+      check_mixed(f | colx::sort_by(make_key("s"_c, s[0]), make_key("x"_c, s[1]), make_key("l"_c, s[2])), r, by_s_x_l);
+    }
   }
 }
 
