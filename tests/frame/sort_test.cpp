@@ -428,6 +428,38 @@ TEST_CASE("sort: top_k of many rows sorts its candidates; a string key merge-sor
   }
 }
 
+// A decimal128 first key (a sum of decimals: TPC-H Q3 and Q10 take their top rows by one). Its
+// prefix is the value clamped to 64 bits, so values past 2^63 tie there and the comparator
+// orders them; small values repeat.
+TEST_CASE("sort: top_k by a decimal128 key among many rows", "[frame]") {
+  using D = colx::schema<colx::field<"d", colx::decimal128>, colx::field<"p", std::int32_t, colx::not_null>>;
+  std::mt19937_64 gen(17);
+  for (std::size_t const n : {std::size_t{8192}, std::size_t{20011}}) {
+    CAPTURE(n);
+    optionals<colx::decimal128> d(n);
+    for (auto& v : d) {
+      auto const pick = gen() % 10;
+      colx::int128_t x = static_cast<colx::int128_t>(static_cast<std::int64_t>(gen() % 2001) - 1000);  // repeats
+      if (pick == 0) { x = (colx::int128_t{1} << 70) + static_cast<colx::int128_t>(gen() % 1000); }  // past 2^63
+      if (pick == 1) { x = -(colx::int128_t{1} << 70) - static_cast<colx::int128_t>(gen() % 1000); }
+      if (pick == 2) { x = static_cast<colx::int128_t>(static_cast<std::int64_t>(gen())); }  // the whole 64-bit range
+      if (pick != 3) { v = colx::decimal128{x}; }  // a tenth null
+    }
+    colx::frame<D> const f(colx::make_decimal_column(d, -2, {}, backend_resource()),
+                           colx::make_column<std::int32_t>(row_numbers(n), {}, backend_resource()));
+    for (spec const s : all_specs) {
+      CAPTURE(s.descending, s.nulls_first);
+      auto const want = reference_order(n, {by(d, s)});
+      for (size_type const k : {size_type{1}, size_type{10}, size_type{1000}}) {
+        CAPTURE(k);
+        auto const top = colx::top_k(f, k, make_key("d"_c, s));
+        CHECK(colx::to_vector(top["p"_c].view()) == std::vector<std::int32_t>(want.begin(), want.begin() + k));
+        CHECK(top["d"_c].type().scale() == -2);
+      }
+    }
+  }
+}
+
 TEST_CASE("sort: key expressions", "[frame]") {
   std::mt19937 gen(11);
   for (std::size_t const n : sizes) {

@@ -4,7 +4,7 @@
 // sort would (keys that do not pack into 128 bits: a decimal128 sum, a string).
 //
 // Each row's first key is mapped to a 64-bit prefix that orders like it, ties allowed (a 128-bit
-// value's low half, a string's bytes past the eighth). Let T be the k-th smallest prefix: a row
+// value beyond 64 bits, a string's bytes past the eighth). Let T be the k-th smallest prefix: a row
 // whose prefix is above T has at least k rows strictly before it, so the first k rows are among
 // the candidates whose prefix is at most T (k rows, and those tied with the k-th on its prefix).
 // A radix sort of the prefixes, a compaction of the candidates and a comparator sort of those
@@ -19,6 +19,7 @@
 #include <colx/memory/uvector.hpp>
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <tuple>
 #include <type_traits>
@@ -51,9 +52,13 @@ template <class T>
     }
     return p;
   } else {
-    __extension__ using u128 = unsigned __int128;
-    auto const high = static_cast<std::uint64_t>(static_cast<u128>(raw_value(v)) >> 64);
-    return high ^ (std::uint64_t{1} << 63);  // signed: flip the sign bit
+    // A 128-bit value clamped to 64 bits (a sum of decimals mostly fits: its high half alone tied
+    // every row of TPC-H Q10), the sign bit flipped.
+    auto const r = raw_value(v);
+    auto const low = static_cast<decltype(r)>(std::numeric_limits<std::int64_t>::min());
+    auto const high = static_cast<decltype(r)>(std::numeric_limits<std::int64_t>::max());
+    auto const clamped = static_cast<std::int64_t>(r < low ? low : r > high ? high : r);
+    return static_cast<std::uint64_t>(clamped) ^ (std::uint64_t{1} << 63);
   }
 }
 
