@@ -19,7 +19,6 @@
 #include <colx/memory/uvector.hpp>
 
 #include <cstdint>
-#include <limits>
 #include <optional>
 #include <tuple>
 #include <type_traits>
@@ -55,8 +54,8 @@ template <class T>
     // A 128-bit value clamped to 64 bits (a sum of decimals mostly fits: its high half alone tied
     // every row of TPC-H Q10), the sign bit flipped.
     auto const r = raw_value(v);
-    auto const low = static_cast<decltype(r)>(std::numeric_limits<std::int64_t>::min());
-    auto const high = static_cast<decltype(r)>(std::numeric_limits<std::int64_t>::max());
+    auto const low = static_cast<decltype(r)>(INT64_MIN);  // (not numeric_limits: host-only in device code)
+    auto const high = static_cast<decltype(r)>(INT64_MAX);
     auto const clamped = static_cast<std::int64_t>(r < low ? low : r > high ? high : r);
     return static_cast<std::uint64_t>(clamped) ^ (std::uint64_t{1} << 63);
   }
