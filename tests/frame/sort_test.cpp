@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <limits>
@@ -399,7 +400,7 @@ TEST_CASE("sort: several keys, packed into 32, 64 or 128 bits or compared row by
 // Past 8,192 rows: a top-k by keys the radix sort does not take sorts only its candidates, the
 // rows whose first key's 64-bit prefix is at most the k-th smallest (frame/top_rows.hpp); a sort
 // by a string key is CUB's merge sort again (gpu/sort.cuh compares every pair below).
-TEST_CASE("sort: top_k of many rows sorts its candidates; a string key merge-sorts", "[frame]") {
+TEST_CASE("sort: top_k of many rows sorts its candidates; a string key past 8,192 rows merge-sorts", "[frame]") {
   std::mt19937 gen(13);
   for (std::size_t const n : {std::size_t{8192}, std::size_t{20011}}) {
     CAPTURE(n);
@@ -422,8 +423,44 @@ TEST_CASE("sort: top_k of many rows sorts its candidates; a string key merge-sor
         // A string first: its first 8 bytes (the short random strings tie often).
         check_mixed(colx::top_k(f, k, make_key("s"_c, s[0]), make_key("x"_c, s[1]), make_key("l"_c, s[2])), r,
                     first(by_s_x_l));
+        // A nullable 16-bit first key (its null bit above its 16), a non-null int32, a non-null float.
+        check_mixed(colx::top_k(f, k, make_key("a"_c, s[0]), make_key("s"_c, s[1])), r,
+                    first(reference_order(n, {by(r.a, s[0]), by(r.s, s[1])})));
+        check_mixed(colx::top_k(f, k, make_key("i"_c, s[0]), make_key("s"_c, s[1])), r,
+                    first(reference_order(n, {by(r.i, s[0]), by(r.s, s[1])})));
+        check_mixed(colx::top_k(f, k, make_key("f"_c, s[0]), make_key("s"_c, s[1])), r,
+                    first(reference_order(n, {by(r.f, s[0]), by(r.s, s[1])})));
       }
       check_mixed(f | colx::sort_by(make_key("s"_c, s[0]), make_key("x"_c, s[1]), make_key("l"_c, s[2])), r, by_s_x_l);
+    }
+  }
+}
+
+// Strings longer than their 8-byte prefix: "Cu" and 8 digits tie in hundreds on the prefix (the
+// comparator orders the candidates), and "Customer#" and 8 digits all tie (more than 8,192
+// candidates: every row is sorted).
+TEST_CASE("sort: top_k by strings that tie on their first 8 bytes", "[frame]") {
+  using S = colx::schema<colx::field<"s", colx::string_view>, colx::field<"p", std::int32_t, colx::not_null>>;
+  std::mt19937_64 gen(19);
+  std::size_t const n = 12011;
+  for (std::string const head : {"Cu", "Customer#"}) {
+    CAPTURE(head);
+    optionals<std::string> v(n);
+    for (auto& x : v) {
+      if (gen() % 13 == 0) { continue; }  // null
+      char digits[16];
+      std::snprintf(digits, sizeof digits, "%08u", static_cast<unsigned>(gen() % 100000000u));
+      x = head + digits;
+    }
+    colx::frame<S> const f(colx::make_strings_column(v, colx::type_id::int32, {}, backend_resource()),
+                           colx::make_column<std::int32_t>(row_numbers(n), {}, backend_resource()));
+    for (spec const s : all_specs) {
+      CAPTURE(s.descending, s.nulls_first);
+      auto const want = reference_order(n, {by(v, s)});
+      for (size_type const k : {size_type{1}, size_type{100}}) {
+        auto const top = colx::top_k(f, k, make_key("s"_c, s));
+        CHECK(colx::to_vector(top["p"_c].view()) == std::vector<std::int32_t>(want.begin(), want.begin() + k));
+      }
     }
   }
 }

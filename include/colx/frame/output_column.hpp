@@ -149,8 +149,8 @@ struct output_column<string_view> {
 // What the host must know to finish a kernel's output columns, read in one pass with one wait:
 // each column's null count among the kept rows and each strings column's byte total (the last
 // entry of its scanned offsets). A count each took a reduction and a wait, a total each a copy and
-// a wait: TPC-H Q2 waited 16 times for its strings' totals. Slots are padded to a power of two so
-// that frames of similar widths share the kernel.
+// a wait: TPC-H Q2 waited 16 times for its strings' totals. Slots are padded (to a power of two up
+// to 8, then to a multiple of 8) so that frames of similar widths share the kernel.
 template <std::size_t N>
 struct finish_counts {
   size_type nulls[N];
@@ -216,7 +216,7 @@ auto finish_outputs(std::tuple<Outputs...>& outputs, size_type kept, memory_kind
     bool const any_total = std::any_of(totals.begin(), totals.end(), [](auto const* t) { return t != nullptr; });
     bool const any_mask = kept > 0 && std::any_of(masks.begin(), masks.end(), [](auto const* m) { return m != nullptr; });
     if (any_total || any_mask) {
-      constexpr std::size_t slots = std::bit_ceil(n);
+      constexpr std::size_t slots = n <= 8 ? std::bit_ceil(n) : (n + 7) / 8 * 8;
       count_finish_fn<slots> fn{{}, {}, any_mask ? bitmask_words(kept) : 0, kept};
       std::copy(masks.begin(), masks.end(), fn.masks);
       std::copy(totals.begin(), totals.end(), fn.totals);

@@ -18,7 +18,7 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
+#include <mutex>
 #include <tuple>
 #include <utility>
 
@@ -263,12 +263,12 @@ class join_build {
     // Unique keys (a primary key, the usual build side) let inner and left joins find each probe
     // row's one partner in a single pass (see probe_in_one_pass); the insertion notes duplicates
     // in flags, read when a probe first asks (a semi or anti join never does: no wait for them).
-    _flags = std::make_shared<uvector<unsigned>>(1, stream, get_current_resource(_frame.kind()));
-    detail::fill_bytes(_flags->data(), _frame.kind(), 0, sizeof(unsigned), stream);
+    _flags = std::make_shared<insertion_flags>(uvector<unsigned>(1, stream, get_current_resource(_frame.kind())));
+    detail::fill_bytes(_flags->bits.data(), _frame.kind(), 0, sizeof(unsigned), stream);
     on_backend(_frame.kind(), stream, [&](auto const& exec) {
       exec.for_each_n(_slots->size(), detail::fill_entries_fn{_slots->data()});
       exec.for_each_n(_frame.num_rows(), detail::build_entries_fn<key_columns>{key_columns{key_inputs()}, _slots->data(),
-                                                                              _mask, _options.nulls_equal, _flags->data()});
+                                                                              _mask, _options.nulls_equal, _flags->bits.data()});
     });
   }
 
@@ -283,17 +283,19 @@ class join_build {
   [[nodiscard]] detail::membership members() const noexcept {
     return _members;
   }
-  // No two build rows share their keys (false where unknown, as for a membership). Reads the
-  // insertion's flags on the first call (a wait), and checks that the table did not fill.
+  // No two build rows share their keys (false where unknown, as for a membership). The first call
+  // (of any copy: they share the flags) reads the insertion's flags, a wait, and checks that the
+  // table did not fill (it cannot: it has twice the rows' slots; the check is for bugs, made where
+  // the flags are read anyway). Probes on another stream than the build's must wait for it first.
   [[nodiscard]] bool unique_keys(stream_ref stream = {}) const {
-    if (!_unique_keys.has_value()) {
-      if (!_flags) { return false; }
-      unsigned const raised = _flags->element(0, stream);
+    if (!_flags) { return false; }
+    std::call_once(_flags->read, [&] {
+      unsigned const raised = _flags->bits.element(0, stream);
       COLX_EXPECTS((raised & detail::table_full_flag) == 0u, "join: the build side's hash table of ", _mask + 1,
                    " slots is full with ", _frame.num_rows(), " rows; it is sized at twice the rows, so this is a bug");
-      _unique_keys = (raised & detail::duplicate_keys_flag) == 0u;
-    }
-    return *_unique_keys;
+      _flags->unique = (raised & detail::duplicate_keys_flag) == 0u;
+    });
+    return _flags->unique;
   }
 
  private:
@@ -326,8 +328,14 @@ class join_build {
   join_options _options;
   std::shared_ptr<uvector<std::uint64_t>> _slots;
   std::uint64_t _mask = 0;
-  std::shared_ptr<uvector<unsigned>> _flags;  // the insertion's flags (detail::duplicate_keys_flag, ...)
-  mutable std::optional<bool> _unique_keys;    // read from _flags on demand
+  // The insertion's flags (detail::duplicate_keys_flag, ...), read once on demand, for all copies.
+  struct insertion_flags {
+    uvector<unsigned> bits;
+    std::once_flag read;
+    bool unique = false;
+    explicit insertion_flags(uvector<unsigned>&& b) : bits(std::move(b)) {}
+  };
+  std::shared_ptr<insertion_flags> _flags;
   std::shared_ptr<uvector<std::uint32_t>> _bits;  // owns _members' bits
   detail::membership _members{};
 };
