@@ -91,6 +91,20 @@ void check_wide(colx::frame<wide<N>> const& f, std::vector<long> const& rows) {
   CHECK(bad == 0);
 }
 
+// Rows 0..rows-1 sorted by the first column, descending, nulls last (ties cannot happen: values
+// are distinct).
+std::vector<long> first_column_descending(std::size_t rows) {
+  std::vector<long> order(rows);
+  std::iota(order.begin(), order.end(), 0L);
+  std::stable_sort(order.begin(), order.end(), [](long a, long b) {
+    auto const x = cell(static_cast<std::size_t>(a), 0);
+    auto const y = cell(static_cast<std::size_t>(b), 0);
+    if (!x || !y) { return x.has_value() && !y.has_value(); }
+    return *x > *y;
+  });
+  return order;
+}
+
 template <std::size_t N>
 void check_width() {
   CAPTURE(N);
@@ -108,16 +122,7 @@ void check_width() {
     }
     check_wide<N>((f | colx::filter(last{} % 2 == 0)).collect(), kept);
 
-    // sort_by the first column, descending, nulls last (ties cannot happen: values are distinct).
-    std::vector<long> order(rows);
-    std::iota(order.begin(), order.end(), 0L);
-    std::stable_sort(order.begin(), order.end(), [](long a, long b) {
-      auto const x = cell(static_cast<std::size_t>(a), 0);
-      auto const y = cell(static_cast<std::size_t>(b), 0);
-      if (!x || !y) { return x.has_value() && !y.has_value(); }
-      return *x > *y;
-    });
-    check_wide<N>(f | colx::sort_by(colx::desc(first{})), order);
+    check_wide<N>(f | colx::sort_by(colx::desc(first{})), first_column_descending(rows));
 
     // A semi join with a one-column frame of the first column's even values keeps those rows.
     using keys_schema = colx::schema<colx::field<column_name<0>, std::int32_t, colx::not_null>>;
@@ -189,14 +194,6 @@ TEST_CASE("frames of more than 64 columns with a strings column keep its bytes",
       if (v && *v % 2 == 0) { kept.push_back(static_cast<long>(i)); }
     }
     check_wide_text((f | colx::filter(first{} % 2 == 0)).collect(), kept);
-    std::vector<long> reversed(rows);  // sorted by the first column descending, nulls last
-    std::iota(reversed.begin(), reversed.end(), 0L);
-    std::stable_sort(reversed.begin(), reversed.end(), [](long a, long b) {
-      auto const x = cell(static_cast<std::size_t>(a), 0);
-      auto const y = cell(static_cast<std::size_t>(b), 0);
-      if (!x || !y) { return x.has_value() && !y.has_value(); }
-      return *x > *y;
-    });
-    check_wide_text(f | colx::sort_by(colx::desc(first{})), reversed);
+    check_wide_text(f | colx::sort_by(colx::desc(first{})), first_column_descending(rows));
   }
 }
