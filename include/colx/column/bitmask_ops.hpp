@@ -79,7 +79,8 @@ struct bitmask_slice {
 
 // The null counts of up to N masks of `bits` bits each (a null mask counts 0), in one pass over
 // them all with one wait, where a count each took a reduction and a wait: what a kernel that writes
-// a frame's columns needs to finish them (frame/gather.hpp's write_frame).
+// a frame's columns needs to finish them (frame/output_column.hpp's finish_outputs, for frames
+// wider than its one pass takes).
 namespace detail {
 template <std::size_t N>
 struct null_counts {

@@ -38,7 +38,7 @@ struct output_column {
                 type) {}
 
   // The mask the kernel sets valid bits in (null: the column has none), whose nulls among the
-  // kept rows finish() is given (output_null_counts counts every column's in one pass).
+  // kept rows finish() is given (finish_outputs counts every column's in one pass).
   bitmask_type const* mask_bits() const { return column_.nullable() ? column_.null_mask() : nullptr; }
   any_column finish_untyped(size_type kept, size_type nulls) {
     data_type const type = column_.type();
