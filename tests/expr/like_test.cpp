@@ -253,3 +253,60 @@ TEST_CASE("like: constant substring patterns of every size, rows that only join 
     }
   }
 }
+
+// On the device, a fold whose first stage is a constant LIKE '%literal%' searches four rows a
+// thread as one span of bytes (gpu/reduce_rows.cuh): matches must go to their rows, never across
+// a row's edge, nulls never match, later stages still test each row, and adds arrive out of row
+// order (argmin and argmax must still break ties by the lowest row). 4.5M rows on the device are
+// more groups of four than one grid's threads, so threads take several steps; the frame is
+// sliced at odd rows at both ends, so the last warp's rows are a partial step.
+TEST_CASE("like: a fold searching four rows at once, over whole grid steps and their tail", "[expr][strings]") {
+  using S = colx::schema<colx::field<"s", colx::string_view>, colx::field<"x", std::int32_t, colx::not_null>,
+                         colx::field<"w", std::int64_t, colx::not_null>>;
+  char const* const words[] = {"green", "gre", "en", "", "navy", "seagreen", "grey", "e", "lime green", "g"};
+  colx::size_type const n = colx::test::on_device() ? 4'500'001 : 100'003;
+  std::uint64_t state = 99;
+  auto const next = [&] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<std::uint32_t>(state >> 33);
+  };
+  strings v;
+  std::vector<std::int32_t> x;
+  std::vector<std::int64_t> w;
+  for (colx::size_type i = 0; i < n; ++i) {
+    std::string s = words[next() % 10];
+    if (next() % 2 == 0) { s += std::string(" ") + words[next() % 10]; }
+    v.push_back(next() % 11 == 0 ? std::nullopt : std::optional<std::string>(s));
+    x.push_back(static_cast<std::int32_t>(next() % 3));
+    w.push_back(static_cast<std::int64_t>(next() % 5));  // ties everywhere
+  }
+  auto const mr = colx::test::backend_resource();
+  colx::frame<S> const f(colx::test::strings_of(v), colx::make_column(x, {}, mr), colx::make_column(w, {}, mr));
+  for (colx::size_type const from : {colx::size_type{0}, colx::size_type{1}, colx::size_type{6}}) {
+    colx::size_type const to = n - from / 2;
+    CAPTURE(from, to);
+    auto const g = f.slice(from, to);
+    auto const has = [&](std::size_t i, char const* lit) { return v[i] && v[i]->find(lit) != std::string::npos; };
+    std::int64_t green = 0, gr_x = 0, een = 0, sum = 0;
+    std::int64_t low = 0, high = 0;
+    colx::size_type amin = -1, amax = -1;
+    for (auto i = static_cast<std::size_t>(from); i < static_cast<std::size_t>(to); ++i) {
+      green += has(i, "green") ? 1 : 0;
+      gr_x += has(i, "gr") && x[i] == 1 ? 1 : 0;
+      if (!has(i, "een")) { continue; }
+      ++een;
+      sum += 2 * x[i];
+      auto const row = static_cast<colx::size_type>(i) - from;
+      if (amin < 0 || w[i] < low) { low = w[i], amin = row; }
+      if (amax < 0 || w[i] > high) { high = w[i], amax = row; }
+    }
+    CHECK((g | colx::count_if(colx::like("s"_c, "%green%"))) == green);
+    CHECK((g | colx::count_if(colx::like("s"_c, "%gr%") && "x"_c == 1)) == gr_x);
+    auto const [s2, lo, hi, rows] = g | colx::filter(colx::like("s"_c, "%een%")) |
+                                    colx::reduce(colx::sum("x"_c * 2), colx::argmin("w"_c), colx::argmax("w"_c), colx::count());
+    CHECK(rows.value() == een);
+    CHECK(s2.value() == sum);
+    CHECK(lo.value() == amin);
+    CHECK(hi.value() == amax);
+  }
+}

@@ -58,6 +58,19 @@ struct strings_input_view {
   [[nodiscard]] COLX_HOST_DEVICE bool contains(size_type i, string_view lit) const noexcept {
     return contains(i, lit, detail::words_of(lit));
   }
+#if defined(__CUDACC__)
+  // Whether rows_containing can search this column for a literal of `bytes` bytes: int32 offsets,
+  // aligned chars, 1 to 8 bytes (the same for every row: a launch tests it once).
+  [[nodiscard]] COLX_HOST_DEVICE bool searchable_in_spans(size_type bytes) const noexcept {
+    return width < 0 && !large && bytes >= 1 && bytes <= 8 && (reinterpret_cast<std::uintptr_t>(chars) & 3) == 0;
+  }
+  // Which of rows [first, first + R) hold lit (bit k: row first + k, nulls not masked), their bytes
+  // searched as one span (detail::occurs_in_rows); where searchable_in_spans(lit's size).
+  template <int R>
+  [[nodiscard]] __device__ std::uint32_t rows_containing(size_type first, string_view lit, detail::literal_words const& spread) const {
+    return detail::occurs_in_rows<R>(chars, static_cast<std::int32_t const*>(offsets), first, size, lit.size_bytes(), spread);
+  }
+#endif
 };
 
 [[nodiscard]] inline strings_input_view input_view(strings_column_view const& v) {

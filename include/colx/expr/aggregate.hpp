@@ -256,9 +256,11 @@ struct arg_extremum {
     T value{};
     size_type row = -1;
   };
+  // A tie goes to the lower row whatever the order rows are added in (a fold that searches four
+  // rows a thread adds them out of order: gpu/reduce_rows.cuh).
   template <class T>
   static constexpr COLX_HOST_DEVICE void add(state<T>& s, T v, size_type row) {
-    if (s.row < 0 || extremum<IsMin>::better(v, s.value)) {
+    if (s.row < 0 || extremum<IsMin>::better(v, s.value) || (row < s.row && !extremum<IsMin>::better(s.value, v))) {
       s.value = v;
       s.row = row;
     }

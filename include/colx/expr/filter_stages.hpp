@@ -73,6 +73,14 @@ template <class Op, class A, class B, class C>
 inline constexpr bool searches_strings_v<ternary<Op, A, B, C>> =
     searches_strings_v<A> || searches_strings_v<B> || searches_strings_v<C>;
 
+// Whether a conjunct can test several consecutive rows by one search of their bytes: a constant
+// LIKE over a stored strings column (like_constant::rows_passing; whether a given column and
+// pattern allow it is known only at run time, like_constant::searches_spans).
+template <class E>
+inline constexpr bool searches_spans_v = false;
+template <class A, std::size_t N>
+inline constexpr bool searches_spans_v<like_constant<A, N>> = plain_string_column<A>::value;
+
 template <class E>
 inline constexpr bool is_and = false;
 template <class A, class B>
@@ -149,10 +157,23 @@ struct stage_one {
     auto const r = e(given_value_inputs<Inputs, position, T>{in, {v, get<position>(in)}}, i);
     return r.valid && static_cast<bool>(r.value);
   }
+  // R consecutive rows at once, where searches_spans_v<E> and e.searches_spans(in).
+  static constexpr bool searches_spans = searches_spans_v<E>;
+#if defined(__CUDACC__)
+  template <class Inputs>
+  [[nodiscard]] COLX_HOST_DEVICE bool spans_searchable(Inputs const& in) const {
+    return e.searches_spans(in);
+  }
+  template <int R, class Inputs>
+  [[nodiscard]] __device__ std::uint32_t passes_rows(Inputs const& in, size_type first) const {
+    return e.template rows_passing<R>(in, first);
+  }
+#endif
 };
 template <class A, class B>
 struct stage_both {
   static constexpr int column = A::column;
+  static constexpr bool searches_spans = false;
   A a;
   B b;
   template <class Inputs>

@@ -178,6 +178,36 @@ struct like_constant : node<like_constant<A, N>> {
     static_assert(ops::check_string_operands<ops::like, typename decltype(x)::value_type>());
     return make_maybe<nullable>(ops::like_shaped(x.value, string_view(pattern.chars, pattern.size), shape), x.valid);
   }
+#if defined(__CUDACC__)
+  // A substring pattern over a stored strings column, R consecutive rows at once (a filtered
+  // fold's first stage: gpu/reduce_rows.cuh): bit k where row first + k is valid and holds the
+  // literal. searches_spans(in) says whether the column and the literal allow it; it is the same
+  // for every row.
+  template <class Inputs>
+  [[nodiscard]] COLX_HOST_DEVICE bool searches_spans(Inputs const& in) const {
+    if constexpr (detail::plain_string_column<A>::value && requires { get<A::position>(in).searchable_in_spans(0); }) {
+      return shape.kind == ops::like_shape::infix && get<A::position>(in).searchable_in_spans(shape.size);
+    } else {
+      return false;
+    }
+  }
+  template <int R, class Inputs>
+  [[nodiscard]] __device__ std::uint32_t rows_passing(Inputs const& in, size_type first) const {
+    if constexpr (detail::plain_string_column<A>::value && requires { get<A::position>(in).searchable_in_spans(0); }) {
+      auto const& view = get<A::position>(in);
+      std::uint32_t found = view.template rows_containing<R>(first, string_view(pattern.chars + shape.begin, shape.size), spread);
+      if constexpr (decltype(a(in, first))::nullable) {
+        COLX_UNROLL
+        for (int k = 0; k < R; ++k) {
+          if (!view.is_valid(first + k)) { found &= ~(1u << k); }
+        }
+      }
+      return found;
+    } else {
+      return 0;
+    }
+  }
+#endif
   template <class F>
   [[nodiscard]] auto map(F f) const {
     using B = decltype(f(a));

@@ -79,6 +79,23 @@ struct accumulate_fn {
     return expr::detail::stage_at<K>(expr::stages_of(pred)).test(in, i, v);
   }
   COLX_HOST_DEVICE void add_kept(state& s, size_type i) const { add(s, i, std::index_sequence_for<Aggs...>{}); }
+  // Whether the first stage may test R consecutive rows by one search of their bytes (a constant
+  // LIKE '%literal%': expr::detail::stage_one::passes_rows); where spans_searchable(), a launch's
+  // rows can.
+  static constexpr bool searches_spans = [] {
+    if constexpr (filter_stages > 0) {
+      return stage_type<0>::searches_spans;
+    } else {
+      return false;
+    }
+  }();
+#if defined(__CUDACC__)
+  COLX_HOST_DEVICE bool spans_searchable() const { return expr::detail::stage_at<0>(expr::stages_of(pred)).spans_searchable(in); }
+  template <int R>
+  __device__ std::uint32_t passes_rows(size_type first) const {
+    return expr::detail::stage_at<0>(expr::stages_of(pred)).template passes_rows<R>(in, first);
+  }
+#endif
 
  private:
   template <std::size_t... K>
