@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -308,5 +309,88 @@ TEST_CASE("like: a fold searching four rows at once, over whole grid steps and t
     CHECK(s2.value() == sum);
     CHECK(lo.value() == amin);
     CHECK(hi.value() == amax);
+  }
+}
+
+// '%a%b%' (2 to 4 literals between %s) is searched literal after literal, each from the end of
+// the first place the one before was found (ops::like_shape::in_order): every such pattern of up
+// to seven pieces against every short string, checked against the recursive matcher; then in a
+// column's bytes (a word at a time on the device), as a count, a derived column and a group-by's
+// filter (TPC-H Q13's form), with literals of 1 to 8 bytes and longer, int32 and int64 offsets,
+// nulls, empty rows and a slice.
+TEST_CASE("like: literals between %s, each searched after the one before", "[expr][strings]") {
+  using colx::expr::ops::like_shape;
+  auto const kind = [](std::string const& p) {
+    return colx::expr::ops::shape_of(colx::string_view(p.data(), static_cast<colx::size_type>(p.size()))).kind;
+  };
+  CHECK(kind("%special%requests%") == like_shape::in_order);
+  CHECK(kind("%%a%%%b%%c%%d%%") == like_shape::in_order);
+  CHECK(kind("%a%b%c%d%e%") == like_shape::general);  // five literals
+  CHECK(kind("a%b%") == like_shape::general);         // anchored at the start
+  CHECK(kind("%a%b") == like_shape::general);
+  CHECK(kind("%a_%b%") == like_shape::general);
+  CHECK(kind("%%ab%%") == like_shape::infix);
+  auto const texts = all_of({"a", "B", "é", "本"}, 4);
+  auto const patterns = all_of({"a", "é", "%"}, 7);
+  std::size_t wrong = 0, in_order = 0, matches = 0;
+  for (auto const& p : patterns) {
+    colx::string_view const pv(p.data(), static_cast<colx::size_type>(p.size()));
+    auto const shape = colx::expr::ops::shape_of(pv);
+    if (shape.kind != like_shape::in_order) { continue; }
+    ++in_order;
+    for (auto const& s : texts) {
+      colx::string_view const sv(s.data(), static_cast<colx::size_type>(s.size()));
+      bool const want = reference_like(s, p);
+      matches += want ? 1 : 0;
+      wrong += colx::expr::ops::like_shaped(sv, pv, shape) == want ? 0 : 1;
+    }
+  }
+  CHECK(in_order > 50);
+  CHECK(matches > 1000);
+  CHECK(wrong == 0);
+
+  using S = colx::schema<colx::field<"s", colx::string_view>, colx::field<"k", std::int32_t, colx::not_null>>;
+  strings const pieces{"special requests", "requests special", "specialrequests", "special", std::nullopt, "", "x special y requests z",
+                       "sp", "ecial requests", "gr een", "green gr", "abcdefghijk k", "k abcdefghijk", "specia lrequests"};
+  for (colx::size_type const n : {colx::size_type{1}, colx::size_type{257}, colx::size_type{100003}}) {
+    strings v;
+    std::vector<std::int32_t> k;
+    for (colx::size_type i = 0; i < n; ++i) {
+      v.push_back(pieces[static_cast<std::size_t>(i * 5 + i / 14) % pieces.size()]);
+      k.push_back(static_cast<std::int32_t>(i % 7));
+    }
+    for (auto const offsets : {colx::type_id::int32, colx::type_id::int64}) {
+      colx::frame<S> const f(colx::test::strings_of(v, offsets), colx::make_column(k, {}, colx::test::backend_resource()));
+      colx::size_type const from = std::min<colx::size_type>(n, 5);
+      auto const g = f.slice(from, n);
+      CAPTURE(n, from);
+      auto const want = [&](char const* p) {
+        std::int64_t c = 0;
+        for (auto i = static_cast<std::size_t>(from); i < v.size(); ++i) { c += v[i] && reference_like(*v[i], p) ? 1 : 0; }
+        return c;
+      };
+      CHECK((g | colx::count_if(colx::like("s"_c, "%special%requests%"))) == want("%special%requests%"));
+      CHECK((g | colx::count_if(colx::like("s"_c, "%gr%een%"))) == want("%gr%een%"));
+      CHECK((g | colx::count_if(colx::like("s"_c, "%abcdefghij%k%"))) == want("%abcdefghij%k%"));
+      CHECK((g | colx::count_if(colx::like("s"_c, "%s%e%c%s%"))) == want("%s%e%c%s%"));
+      auto const flagged = g | colx::with_columns(colx::not_like("s"_c, "%special%requests%").as<"m">());
+      std::vector<std::optional<bool>> rows;
+      std::map<std::int32_t, colx::size_type> per_key;
+      for (auto i = static_cast<std::size_t>(from); i < v.size(); ++i) {
+        rows.push_back(v[i] ? std::optional<bool>(!reference_like(*v[i], "%special%requests%")) : std::nullopt);
+        if (v[i] && !reference_like(*v[i], "%special%requests%")) { ++per_key[k[i]]; }
+      }
+      CHECK(colx::to_optional_vector(flagged["m"_c].view()) == rows);
+      auto const counted = g | colx::filter(colx::not_like("s"_c, "%special%requests%")) |
+                           colx::group_by(colx::group_by_options{.sorted = true}, "k"_c) | colx::aggregate(colx::count().as<"n">());
+      std::vector<std::int32_t> keys;
+      std::vector<colx::size_type> counts;
+      for (auto const& [key, c] : per_key) {
+        keys.push_back(key);
+        counts.push_back(c);
+      }
+      CHECK(colx::to_vector(counted["k"_c].view()) == keys);
+      CHECK(colx::to_vector(counted["n"_c].view()) == counts);
+    }
   }
 }

@@ -38,22 +38,29 @@ struct strings_input_view {
     }
     return {chars + begin, end - begin};
   }
-  // Whether lit occurs in row i. On the device, a column with int32 offsets and aligned chars is
-  // searched in aligned words (detail::occurs_in_words): whole words up to the end of the
-  // column's last row, which lies inside the chars buffer, byte by byte after it. Others (int64
-  // offsets, fixed-width rows) are searched a byte at a time: one word path with 64-bit positions
-  // for all took LIKE '%green%' from 0.65 to 0.73 ms (60M rows, H100, the int32 case).
-  // `spread` is detail::words_of(lit), which a constant literal's node computes once.
-  [[nodiscard]] COLX_HOST_DEVICE bool contains(size_type i, string_view lit, detail::literal_words const& spread) const noexcept {
+  // Where lit first starts in row i at or after the row's byte `from` (a position in the row); -1
+  // where nowhere. On the device, a column with int32 offsets and aligned chars is searched in
+  // aligned words (detail::find_in_words): whole words up to the end of the column's last row,
+  // which lies inside the chars buffer, byte by byte after it. Others (int64 offsets, fixed-width
+  // rows) are searched a byte at a time: one word path with 64-bit positions for all took LIKE
+  // '%green%' from 0.65 to 0.73 ms (60M rows, H100, the int32 case). `spread` is
+  // detail::words_of(lit), which a constant literal's node computes once.
+  [[nodiscard]] COLX_HOST_DEVICE size_type find(size_type i, size_type from, string_view lit,
+                                                detail::literal_words const& spread) const noexcept {
 #if defined(__CUDA_ARCH__)
     if (width < 0 && !large && lit.size_bytes() > 0 && (reinterpret_cast<std::uintptr_t>(chars) & 3) == 0) {
       auto const* o = static_cast<std::int32_t const*>(offsets);
-      return detail::occurs_in_words(chars, o[i], o[i + 1], o[size], lit, spread);
+      std::int32_t const b = o[i];
+      std::int32_t const at = detail::find_in_words(chars, b + static_cast<std::int32_t>(from), o[i + 1], o[size], lit, spread);
+      return at < 0 ? -1 : at - b;
     }
 #else
     (void)spread;
 #endif
-    return detail::occurs(value(i), lit);
+    return detail::find(value(i), lit, from);
+  }
+  [[nodiscard]] COLX_HOST_DEVICE bool contains(size_type i, string_view lit, detail::literal_words const& spread) const noexcept {
+    return find(i, 0, lit, spread) >= 0;
   }
   [[nodiscard]] COLX_HOST_DEVICE bool contains(size_type i, string_view lit) const noexcept {
     return contains(i, lit, detail::words_of(lit));

@@ -6,6 +6,7 @@
 // the children's types, so a tree over not_null fields carries no validity at all.
 #include <colx/expr/expression.hpp>
 #include <colx/expr/nodes_dictionary.hpp>
+#include <colx/expr/nodes_like.hpp>
 #include <colx/expr/ops.hpp>
 
 #include <cstdint>
@@ -150,74 +151,6 @@ struct concat_node : node<concat_node<A, B>> {
     return concat_node<decltype(f(a)), decltype(f(b))>(f(a), f(b));
   }
   [[nodiscard]] std::string to_string() const { return "concat(" + a.to_string() + ", " + b.to_string() + ")"; }
-};
-
-// like(a, "constant"): the pattern and its shape (ops::shape_of), found once.
-template <class A, std::size_t N>
-struct like_constant : node<like_constant<A, N>> {
-  A a;
-  string_literal<N> pattern;
-  ops::like_shape shape;
-  colx::detail::literal_words spread;  // of the literal a substring search looks for
-  constexpr like_constant(A a_, string_literal<N> p)
-      : a(a_), pattern(p), shape(ops::shape_of(string_view(p.chars, p.size))),
-        spread(colx::detail::words_of(string_view(pattern.chars + shape.begin, shape.size))) {}
-  template <class Inputs>
-  [[nodiscard]] COLX_HOST_DEVICE auto operator()(Inputs const& in, size_type i) const {
-    constexpr bool nullable = decltype(a(in, i))::nullable;
-    // A substring of a stored strings column: searched in the column's bytes, the row's
-    // string_view never built (building it too cost registers, and so occupancy).
-    if constexpr (detail::plain_string_column<A>::value && requires { get<A::position>(in).contains(i, string_view{}); }) {
-      if (shape.kind == ops::like_shape::infix) {
-        auto const& view = get<A::position>(in);
-        bool const valid = !nullable || view.is_valid(i);
-        return make_maybe<nullable>(valid && view.contains(i, string_view(pattern.chars + shape.begin, shape.size), spread), valid);
-      }
-    }
-    auto const x = a(in, i);
-    static_assert(ops::check_string_operands<ops::like, typename decltype(x)::value_type>());
-    return make_maybe<nullable>(ops::like_shaped(x.value, string_view(pattern.chars, pattern.size), shape), x.valid);
-  }
-#if defined(__CUDACC__)
-  // A substring pattern over a stored strings column, R consecutive rows at once (a filtered
-  // fold's first stage: gpu/reduce_rows.cuh): bit k where row first + k is valid and holds the
-  // literal. searches_spans(in) says whether the column and the literal allow it; it is the same
-  // for every row.
-  template <class Inputs>
-  [[nodiscard]] COLX_HOST_DEVICE bool searches_spans(Inputs const& in) const {
-    if constexpr (detail::plain_string_column<A>::value && requires { get<A::position>(in).searchable_in_spans(0); }) {
-      return shape.kind == ops::like_shape::infix && get<A::position>(in).searchable_in_spans(shape.size);
-    } else {
-      return false;
-    }
-  }
-  template <int R, class Inputs>
-  [[nodiscard]] __device__ std::uint32_t rows_passing(Inputs const& in, size_type first) const {
-    if constexpr (detail::plain_string_column<A>::value && requires { get<A::position>(in).searchable_in_spans(0); }) {
-      auto const& view = get<A::position>(in);
-      std::uint32_t found = view.template rows_containing<R>(first, string_view(pattern.chars + shape.begin, shape.size), spread);
-      if constexpr (decltype(a(in, first))::nullable) {
-        COLX_UNROLL
-        for (int k = 0; k < R; ++k) {
-          if (!view.is_valid(first + k)) { found &= ~(1u << k); }
-        }
-      }
-      return found;
-    } else {
-      return 0;
-    }
-  }
-#endif
-  template <class F>
-  [[nodiscard]] auto map(F f) const {
-    using B = decltype(f(a));
-    if constexpr (detail::dictionary_string_column<B>::value) {
-      return dictionary_like<B::position, typename B::element_type, detail::dictionary_string_column<B>::nullable, N>(pattern);
-    } else {
-      return like_constant<B, N>(f(a), pattern);
-    }
-  }
-  [[nodiscard]] std::string to_string() const { return "(" + a.to_string() + " like " + pattern.to_string() + ")"; }
 };
 
 // The row number i itself: a leaf that reads no column.

@@ -84,35 +84,72 @@ struct like_pattern {
 using like = like_pattern<false>;
 using ilike = like_pattern<true>;
 
-// The shape of a constant LIKE pattern, found once when the pipeline is written: most patterns
+// The shape of a constant LIKE pattern, found once when the pipeline is written. Most patterns
 // are a literal with % at neither, one or both ends, and those are tested as equality, a prefix,
-// a suffix or a substring search, not by the general matcher.
+// a suffix or a substring search, not by the general matcher. '%a%b%' (2 to 4 literals between
+// %s, as TPC-H Q13's '%special%requests%' and Q16's '%Customer%Complaints%') is each literal
+// searched for after the first place the one before it was found: where any match exists, the
+// earliest places also match. A pattern with _, or with several literals and one at either end,
+// takes the general matcher.
 struct like_shape {
-  enum kind_t : std::uint8_t { general, exact, prefix, suffix, infix };
+  enum kind_t : std::uint8_t { general, exact, prefix, suffix, infix, in_order };
+  static constexpr int most_literals = 4;
   kind_t kind = general;
-  size_type begin = 0;  // the literal, in the pattern
-  size_type size = 0;
+  int literals = 0;                         // 1, or 2 to most_literals for in_order
+  std::int32_t begin[most_literals] = {};  // each literal, in the pattern
+  std::int32_t size[most_literals] = {};
+  [[nodiscard]] constexpr COLX_HOST_DEVICE string_view literal(string_view pattern, int k) const noexcept {
+    return {pattern.data() + begin[k], size[k]};
+  }
 };
 [[nodiscard]] constexpr like_shape shape_of(string_view p) noexcept {
   size_type begin = 0;
   size_type end = p.size_bytes();
   while (begin < end && p.data()[begin] == '%') { ++begin; }
   while (end > begin && p.data()[end - 1] == '%') { --end; }
+  like_shape shape;
   for (size_type i = begin; i < end; ++i) {
-    if (p.data()[i] == '%' || p.data()[i] == '_') { return {}; }
+    if (p.data()[i] == '_') { return {}; }
+  }
+  for (size_type i = begin; i < end;) {  // the literals between runs of %
+    size_type j = i;
+    while (j < end && p.data()[j] != '%') { ++j; }
+    if (shape.literals == like_shape::most_literals) { return {}; }
+    shape.begin[shape.literals] = static_cast<std::int32_t>(i);
+    shape.size[shape.literals] = static_cast<std::int32_t>(j - i);
+    ++shape.literals;
+    while (j < end && p.data()[j] == '%') { ++j; }
+    i = j;
+  }
+  if (shape.literals == 0) {  // "" or only %s: the empty literal
+    shape.literals = 1;
+    shape.begin[0] = static_cast<std::int32_t>(begin);
   }
   bool const lead = begin > 0;
   bool const trail = end < p.size_bytes();
-  auto const kind = lead && trail ? like_shape::infix : lead ? like_shape::suffix : trail ? like_shape::prefix : like_shape::exact;
-  return {kind, begin, end - begin};
+  if (shape.literals > 1) {
+    if (lead && trail) { shape.kind = like_shape::in_order; }
+    return shape.kind == like_shape::in_order ? shape : like_shape{};
+  }
+  shape.kind = lead && trail ? like_shape::infix : lead ? like_shape::suffix : trail ? like_shape::prefix : like_shape::exact;
+  return shape;
 }
-[[nodiscard]] constexpr COLX_HOST_DEVICE bool like_shaped(string_view s, string_view pattern, like_shape shape) noexcept {
-  string_view const lit(pattern.data() + shape.begin, shape.size);
+[[nodiscard]] constexpr COLX_HOST_DEVICE bool like_shaped(string_view s, string_view pattern, like_shape const& shape) noexcept {
+  string_view const lit = shape.literal(pattern, 0);
   switch (shape.kind) {
     case like_shape::exact: return s == lit;
     case like_shape::prefix: return starts_with::apply(s, lit);
     case like_shape::suffix: return ends_with::apply(s, lit);
     case like_shape::infix: return occurs(s, lit);
+    case like_shape::in_order: {
+      size_type from = 0;
+      for (int k = 0; k < shape.literals; ++k) {
+        size_type const at = colx::detail::find(s, shape.literal(pattern, k), from);
+        if (at < 0) { return false; }
+        from = at + shape.size[k];
+      }
+      return true;
+    }
     default: return like::apply(s, pattern);
   }
 }

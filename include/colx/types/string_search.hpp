@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
-// Substring search: whether a literal occurs in a string. `occurs` works on any string_view, a
-// byte at a time. On the device, `occurs_in_words` searches a row of a strings column's bytes 16
+// Substring search: where a literal first occurs in a string. `find` and `occurs` work on any
+// string_view, a byte at a time. On the device, `find_in_words` searches a row of a strings column's bytes 16
 // start positions at a time in aligned 4-byte words: a literal of up to 8 bytes is matched whole
 // with word XORs; a longer one's candidates are the positions where its first two bytes match,
 // each then checked byte by byte. LIKE '%green%' over 60M strings of
@@ -16,18 +16,20 @@
 
 namespace colx::detail {
 
-[[nodiscard]] constexpr COLX_HOST_DEVICE bool occurs(string_view s, string_view lit) noexcept {
+// Where lit first starts in s at or after byte `from` (at most s's size); -1 where nowhere.
+[[nodiscard]] constexpr COLX_HOST_DEVICE size_type find(string_view s, string_view lit, size_type from = 0) noexcept {
   size_type const m = lit.size_bytes();
-  if (m == 0) { return true; }
+  if (m == 0) { return from; }
   char const first = lit.data()[0];
-  for (size_type i = 0; i + m <= s.size_bytes(); ++i) {
+  for (size_type i = from; i + m <= s.size_bytes(); ++i) {
     if (s.data()[i] != first) { continue; }
     size_type k = 1;
     while (k < m && s.data()[i + k] == lit.data()[k]) { ++k; }
-    if (k == m) { return true; }
+    if (k == m) { return i; }
   }
-  return false;
+  return -1;
 }
+[[nodiscard]] constexpr COLX_HOST_DEVICE bool occurs(string_view s, string_view lit) noexcept { return find(s, lit) >= 0; }
 
 // A literal's first eight bytes (fewer for a shorter literal), each repeated in a 4-byte word for
 // whole-word byte compares. A constant pattern's node computes them once, when the pipeline is
@@ -121,15 +123,17 @@ __device__ __forceinline__ std::uint32_t starts_in_step(std::uint32_t const (&x)
   return starts;
 }
 
-// A literal of M bytes (1 to 8) in one row, 16 start positions a step.
+// Where a literal of M bytes (1 to 8) first starts in [b, e - M], 16 start positions a step; -1
+// where nowhere.
 template <int M, class Index>
-__device__ bool occurs_short(char const* chars, Index b, Index e, Index readable, literal_words const& lit) {
+__device__ Index find_short(char const* chars, Index b, Index e, Index readable, literal_words const& lit) {
   Index const last = e - M;
   for (Index base = b & ~Index{3};; base += 16) {
     std::uint32_t x[step_words<M>];
     load_words(x, chars, base, e, readable);
-    if (starts_within(starts_in_step<M>(x, lit), base, b, last) != 0) { return true; }
-    if (last - base < 16) { return false; }  // no start left past this step
+    std::uint32_t const starts = starts_within(starts_in_step<M>(x, lit), base, b, last);
+    if (starts != 0) { return base + (__ffs(static_cast<int>(starts)) - 1); }
+    if (last - base < 16) { return -1; }  // no start left past this step
   }
 }
 
@@ -187,10 +191,10 @@ __device__ std::uint32_t occurs_in_rows(char const* chars, std::int32_t const* o
   }
 }
 
-// A longer literal: the positions where its first two bytes match are found as above, and only
-// those are checked byte by byte.
+// Where a longer literal first starts: the positions where its first two bytes match are found as
+// above, and only those are checked byte by byte.
 template <class Index>
-__device__ bool occurs_long(char const* chars, Index b, Index e, Index readable, string_view lit, literal_words const& spread) {
+__device__ Index find_long(char const* chars, Index b, Index e, Index readable, string_view lit, literal_words const& spread) {
   int const m = lit.size_bytes();
   Index const last = e - m;
   for (Index base = b & ~Index{3};; base += 16) {
@@ -208,31 +212,32 @@ __device__ bool occurs_long(char const* chars, Index b, Index e, Index readable,
       starts &= starts - 1;
       int t = 2;
       while (t < m && chars[p + t] == lit.data()[t]) { ++t; }
-      if (t >= m) { return true; }
+      if (t >= m) { return p; }
     }
-    if (last - base < 16) { return false; }
+    if (last - base < 16) { return -1; }
   }
 }
 
-// Whether lit (at least one byte) starts somewhere in [b, e - lit's size] of chars, which must be
-// 4-byte aligned; the words below `readable` (bytes from chars) may be read whole. `spread` is
-// words_of(lit). A step reads aligned words and tests 16 start positions with whole-word XORs and
-// an exact zero-byte test. (Positions found from two bytes, then each checked byte by byte, ran
-// 212 instructions a row in the fold of LIKE '%green%' over 60M short strings, a third of the
-// lanes idle, bound by issue: 0.517 ms on the H200. This runs 164 with every lane busy: 0.46 ms.)
+// Where lit (at least one byte) first starts in [b, e - lit's size] of chars, which must be 4-byte
+// aligned; -1 where nowhere. The words below `readable` (bytes from chars) may be read whole.
+// `spread` is words_of(lit). A step reads aligned words and tests 16 start positions with
+// whole-word XORs and an exact zero-byte test. (Positions found from two bytes, then each checked
+// byte by byte, ran 212 instructions a row in the fold of LIKE '%green%' over 60M short strings,
+// a third of the lanes idle, bound by issue: 0.517 ms on the H200. This ran 164 with every lane
+// busy: 0.46 ms.)
 template <class Index>
-__device__ bool occurs_in_words(char const* chars, Index b, Index e, Index readable, string_view lit, literal_words const& spread) {
-  if (e - b < lit.size_bytes()) { return false; }  // the row is shorter than the literal
+__device__ Index find_in_words(char const* chars, Index b, Index e, Index readable, string_view lit, literal_words const& spread) {
+  if (e - b < lit.size_bytes()) { return -1; }  // the row is shorter than the literal
   switch (lit.size_bytes()) {  // a constant pattern's: the same in every lane
-    case 1: return occurs_short<1>(chars, b, e, readable, spread);
-    case 2: return occurs_short<2>(chars, b, e, readable, spread);
-    case 3: return occurs_short<3>(chars, b, e, readable, spread);
-    case 4: return occurs_short<4>(chars, b, e, readable, spread);
-    case 5: return occurs_short<5>(chars, b, e, readable, spread);
-    case 6: return occurs_short<6>(chars, b, e, readable, spread);
-    case 7: return occurs_short<7>(chars, b, e, readable, spread);
-    case 8: return occurs_short<8>(chars, b, e, readable, spread);
-    default: return occurs_long(chars, b, e, readable, lit, spread);
+    case 1: return find_short<1>(chars, b, e, readable, spread);
+    case 2: return find_short<2>(chars, b, e, readable, spread);
+    case 3: return find_short<3>(chars, b, e, readable, spread);
+    case 4: return find_short<4>(chars, b, e, readable, spread);
+    case 5: return find_short<5>(chars, b, e, readable, spread);
+    case 6: return find_short<6>(chars, b, e, readable, spread);
+    case 7: return find_short<7>(chars, b, e, readable, spread);
+    case 8: return find_short<8>(chars, b, e, readable, spread);
+    default: return find_long(chars, b, e, readable, lit, spread);
   }
 }
 #endif
