@@ -15,6 +15,7 @@
 #include <cstring>
 #include <iterator>
 #include <limits>
+#include <map>
 #include <optional>
 #include <random>
 #include <sstream>
@@ -201,6 +202,53 @@ TEST_CASE("functions: case_when takes the next branch where a condition is null,
     std::int64_t want_count = 0;
     for (auto const& v : want_tier) { want_count += *v >= 2 ? 1 : 0; }
     CHECK((f | colx::count_if(colx::case_when("t"_c > 50, 3, "x"_c > 0.0, 2, 0) >= 2)) == want_count);
+  }
+}
+
+// CASE WHEN without ELSE is null where no condition holds (TPC-H Q21's min and max over an
+// order's late lines): as a derived column, in a reduce and in a group-by's min and max.
+TEST_CASE("functions: case_when without an else is null", "[expr][functions]") {
+  using S = colx::schema<colx::field<"c", bool>, colx::field<"t", std::int32_t>, colx::field<"k", std::int32_t, colx::not_null>>;
+  for (size_type const n : sizes) {
+    INFO("rows: " << n);
+    auto const nn = static_cast<std::size_t>(n);
+    auto const c = random_optionals<bool>(nn, 301, 0.3, false, true);
+    auto const t = random_optionals<std::int32_t>(nn, 302, 0.2, -100, 100);
+    std::vector<std::int32_t> k(nn);
+    for (std::size_t r = 0; r < nn; ++r) { k[r] = static_cast<std::int32_t>(r % 13); }
+    colx::frame<S> const f(column_of(c), column_of(t), column_of(k));
+    auto const g = f | colx::with_columns(colx::case_when("c"_c, "t"_c).as<"only">(),
+                                          colx::case_when("t"_c > 50, 2, "c"_c, 1).as<"two">());
+    CHECK(field_is<std::int32_t>(g, "only"_c));
+    CHECK(nullable_field(g, "only"_c));
+    optionals<std::int32_t> want_only(nn);
+    optionals<int> want_two(nn);
+    std::map<std::int32_t, std::pair<std::optional<std::int32_t>, std::optional<std::int32_t>>> want_groups;
+    std::optional<std::int32_t> want_min;
+    for (std::size_t r = 0; r < nn; ++r) {
+      bool const cr = c[r].value_or(false);
+      if (cr) { want_only[r] = t[r]; }
+      want_two[r] = (t[r] && *t[r] > 50) ? std::optional<int>(2) : cr ? std::optional<int>(1) : std::nullopt;
+      auto& [lo, hi] = want_groups[k[r]];
+      if (cr && t[r]) {
+        lo = lo ? std::min(*lo, *t[r]) : *t[r];
+        hi = hi ? std::max(*hi, *t[r]) : *t[r];
+        want_min = want_min ? std::min(*want_min, *t[r]) : *t[r];
+      }
+    }
+    check_rows(rows(g["only"_c]), want_only);
+    check_rows(rows(g["two"_c]), want_two);
+    CHECK((f | colx::reduce(colx::min(colx::case_when("c"_c, "t"_c)))).to_optional() == want_min);
+    auto const per_key = f | colx::group_by(colx::group_by_options{.sorted = true}, "k"_c) |
+                         colx::aggregate(colx::min(colx::case_when("c"_c, "t"_c)).as<"lo">(),
+                                         colx::max(colx::case_when("c"_c, "t"_c)).as<"hi">());
+    optionals<std::int32_t> want_lo, want_hi;
+    for (auto const& [key, lohi] : want_groups) {
+      want_lo.push_back(lohi.first);
+      want_hi.push_back(lohi.second);
+    }
+    check_rows(rows(per_key["lo"_c]), want_lo);
+    check_rows(rows(per_key["hi"_c]), want_hi);
   }
 }
 

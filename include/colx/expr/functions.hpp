@@ -214,8 +214,18 @@ template <class C, class T, class E>
   auto z = expr::as_expression(e);
   return expr::if_else_node<decltype(x), decltype(y), decltype(z), true>(x, y, z);
 }
+// case_when(c, t): CASE WHEN c THEN t END, null where c is not true (SQL's missing ELSE), so
+// that min(case_when(late, x)) is the least x of the late rows, as SQL writes it.
+template <class C, class T>
+  requires(expr::expression<C> || expr::expression<T>)
+[[nodiscard]] constexpr auto case_when(C const& c, T const& t) {
+  auto x = expr::as_expression(c);
+  auto y = expr::as_expression(t);
+  return expr::if_else_node<decltype(x), decltype(y), expr::null_like<decltype(y)>, true>(x, y, expr::null_like<decltype(y)>(y));
+}
+// case_when(c1, v1, c2, v2, ...[, otherwise]): the branches in order; without `otherwise`, null.
 template <class C, class T, class... More>
-  requires(sizeof...(More) >= 3 && sizeof...(More) % 2 == 1)
+  requires(sizeof...(More) >= 2)
 [[nodiscard]] constexpr auto case_when(C const& c, T const& t, More const&... more) {
   return case_when(c, t, case_when(more...));
 }

@@ -236,6 +236,24 @@ template <class A, class B>
 using branch_type_t =
     typename std::conditional_t<ops::detail::mixed_sign<A, B>, ops::detail::arithmetic_result_of<A, B>, std::common_type<A, B>>::type;
 
+// A null of the type `a` has (case_when(c, t)'s missing ELSE): a is not evaluated.
+template <class A>
+struct null_like : node<null_like<A>> {
+  A a;
+  constexpr COLX_HOST_DEVICE explicit null_like(A a_) : a(a_) {}
+  template <class Inputs>
+  [[nodiscard]] COLX_HOST_DEVICE auto operator()(Inputs const&, size_type) const {
+    using V = typename result_t<A, Inputs>::value_type;
+    static_assert(column_element<V>, "colx: case_when(c, t) without an ELSE needs t of a column type (a number, date, decimal or string)");
+    return maybe<V, true>{V{}, false};
+  }
+  template <class F>
+  [[nodiscard]] auto map(F f) const {
+    return null_like<decltype(f(a))>(f(a));
+  }
+  [[nodiscard]] static std::string to_string() { return "null"; }
+};
+
 // if_else(c, t, e): t where c is true, e where c is false, null where c is null (Arrow's
 // if_else). case_when(c, t, e), NullTakesElse: e where c is null too (SQL's CASE WHEN).
 template <class C, class T, class E, bool NullTakesElse = false>
