@@ -263,50 +263,6 @@ auto stages_of(Pred&& pred)
 = delete;
 template <class Pred>
 inline constexpr int stage_count_v = detail::list_size<decltype(stages_of(std::declval<Pred const&>()))>;
-// A bound predicate over a kernel's inputs, in stages, as a kernel that tests several rows stage
-// by stage reads it (gpu/filter_stages.cuh): stage K of row i is passes<K>(i); a stage over one
-// fixed-width column (stage_takes_values<K>) is also load<K>(i), then test<K>(i, value). Where
-// the first stage searches strings for a constant literal (searches_spans), spans_searchable()
-// says whether this launch's column allows passes_rows<R>(first), R consecutive rows at once. It
-// refers to the inputs and the predicate, which must outlive it (a kernel's parameters).
-template <class Inputs, class Pred>
-struct staged_filter {
-  Inputs const& in;
-  Pred const& pred;
-  static constexpr int stages = stage_count_v<Pred>;
-  template <int K>
-  using stage_type = std::remove_cvref_t<decltype(detail::stage_at<K>(stages_of(std::declval<Pred const&>())))>;
-  template <int K>
-  static constexpr bool stage_takes_values = detail::takes_values_v<stage_type<K>::column, Inputs>;
-  static constexpr bool searches_spans = stage_type<0>::searches_spans;
-
-  template <int K>
-  [[nodiscard]] COLX_HOST_DEVICE bool passes(size_type i) const {
-    return detail::stage_at<K>(stages_of(pred))(in, i);
-  }
-  template <int K>
-  [[nodiscard]] COLX_HOST_DEVICE auto load(size_type i) const {
-    return detail::stage_at<K>(stages_of(pred)).load(in, i);
-  }
-  template <int K, class T>
-  [[nodiscard]] COLX_HOST_DEVICE bool test(size_type i, T v) const {
-    return detail::stage_at<K>(stages_of(pred)).test(in, i, v);
-  }
-#if defined(__CUDACC__)
-  [[nodiscard]] COLX_HOST_DEVICE bool spans_searchable() const {
-    if constexpr (searches_spans) {
-      return detail::stage_at<0>(stages_of(pred)).spans_searchable(in);
-    } else {
-      return false;
-    }
-  }
-  template <int R>
-  [[nodiscard]] __device__ std::uint32_t passes_rows(size_type first) const {
-    return detail::stage_at<0>(stages_of(pred)).template passes_rows<R>(in, first);
-  }
-#endif
-};
-
 // How many rows a fold tests stage by stage at once: eight, each stage's loads in flight together,
 // or one where the filter searches strings: the search is bound by the instructions it issues, and
 // eight unrolled copies of its loop only grow the code (LIKE '%green%' over 60M short strings

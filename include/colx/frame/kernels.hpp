@@ -14,9 +14,7 @@
 
 namespace colx::detail {
 
-// keep(i): the predicate is valid and true (filters drop null predicates, as SQL's WHERE). The
-// GPU's compaction tests a warp's rows stage by stage (filter(); after_filter(i) is what a row
-// that passed them all keeps: itself).
+// keep(i): the predicate is valid and true (filters drop null predicates, as SQL's WHERE).
 template <class Inputs, class Pred>
 struct keep_fn {
   Inputs in;
@@ -25,8 +23,6 @@ struct keep_fn {
     auto const p = pred(in, i);
     return p.valid && static_cast<bool>(p.value);
   }
-  [[nodiscard]] COLX_HOST_DEVICE expr::staged_filter<Inputs, Pred> filter() const { return {in, pred}; }
-  [[nodiscard]] COLX_HOST_DEVICE bool after_filter(size_type) const { return true; }
 };
 
 // ---- reduce -------------------------------------------------------------------------------------
@@ -59,13 +55,47 @@ struct accumulate_fn {
   // stage by stage and adds those that passed them all with add_kept. No filter, no stages.
   static constexpr int filter_stages = std::is_same_v<Pred, expr::row_marker> ? 0 : expr::stage_count_v<Pred>;
   static constexpr int rows_ahead = expr::fold_rows_ahead_v<Pred>;
-  [[nodiscard]] COLX_HOST_DEVICE expr::staged_filter<Inputs, Pred> filter() const { return {in, pred}; }
   // Whether adding a kept row computes a value (an aggregation of more than a column as it is, or
   // count()).
   static constexpr bool adds_computed = ((!std::is_same_v<decltype(Aggs::expr), expr::row_marker> &&
                                           !expr::is_bound_column<decltype(Aggs::expr)>) ||
                                          ...);
+  template <int K>
+  COLX_HOST_DEVICE bool passes(size_type i) const {
+    return expr::detail::stage_at<K>(expr::stages_of(pred))(in, i);
+  }
+  // Stage K as a load and a test of the loaded value, where its column allows
+  // (expr::detail::takes_values_v).
+  template <int K>
+  using stage_type = std::remove_cvref_t<decltype(expr::detail::stage_at<K>(expr::stages_of(std::declval<Pred const&>())))>;
+  template <int K>
+  static constexpr bool stage_takes_values = expr::detail::takes_values_v<stage_type<K>::column, Inputs>;
+  template <int K>
+  COLX_HOST_DEVICE auto load(size_type i) const {
+    return expr::detail::stage_at<K>(expr::stages_of(pred)).load(in, i);
+  }
+  template <int K, class T>
+  COLX_HOST_DEVICE bool test(size_type i, T v) const {
+    return expr::detail::stage_at<K>(expr::stages_of(pred)).test(in, i, v);
+  }
   COLX_HOST_DEVICE void add_kept(state& s, size_type i) const { add(s, i, std::index_sequence_for<Aggs...>{}); }
+  // Whether the first stage may test R consecutive rows by one search of their bytes (a constant
+  // LIKE '%literal%': expr::detail::stage_one::passes_rows); where spans_searchable(), a launch's
+  // rows can.
+  static constexpr bool searches_spans = [] {
+    if constexpr (filter_stages > 0) {
+      return stage_type<0>::searches_spans;
+    } else {
+      return false;
+    }
+  }();
+#if defined(__CUDACC__)
+  COLX_HOST_DEVICE bool spans_searchable() const { return expr::detail::stage_at<0>(expr::stages_of(pred)).spans_searchable(in); }
+  template <int R>
+  __device__ std::uint32_t passes_rows(size_type first) const {
+    return expr::detail::stage_at<0>(expr::stages_of(pred)).template passes_rows<R>(in, first);
+  }
+#endif
 
  private:
   template <std::size_t... K>

@@ -4,7 +4,6 @@
 // one a thread, merged a block at a time. A filtered fold tests several rows at once, stage by
 // stage of its filter, and adds the rows it keeps a warp's 32 at a time.
 #include <colx/core/config.hpp>
-#include <colx/gpu/filter_stages.cuh>
 
 #include <cub/block/block_reduce.cuh>
 
@@ -22,15 +21,6 @@ inline constexpr int filter_stages_v = [] {
     return Acc::filter_stages;
   } else {
     return 0;
-  }
-}();
-// Whether the fold's first stage may search several rows' bytes at once (staged_filter::searches_spans).
-template <class Acc>
-inline constexpr bool searches_spans_v = [] {
-  if constexpr (filter_stages_v<Acc> > 0) {
-    return decltype(std::declval<Acc const&>().filter())::searches_spans;
-  } else {
-    return false;
   }
 }();
 
@@ -69,7 +59,27 @@ struct kept_rows {
   }
 };
 
-// A filtered fold whose first stage searches strings for a constant literal (searches_spans_v,
+// Stage K of a filtered fold's rows i, i + stride, ...: pass[u] stays true where row u passes it
+// too. A stage over one fixed-width column loads every row's value first (a row that failed
+// loads row 0, which every warp shares), then tests them.
+template <int K, int Ahead, class Acc>
+__device__ void test_stage(Acc const& acc, bool (&pass)[Ahead], size_type i, size_type stride) {
+  if constexpr (Acc::template stage_takes_values<K>) {
+    using value = decltype(acc.template load<K>(i));
+    value v[Ahead];
+    COLX_UNROLL
+    for (int u = 0; u < Ahead; ++u) { v[u] = acc.template load<K>(pass[u] ? i + u * stride : 0); }
+    COLX_UNROLL
+    for (int u = 0; u < Ahead; ++u) { pass[u] = pass[u] & acc.template test<K>(pass[u] ? i + u * stride : 0, v[u]); }
+  } else {
+    COLX_UNROLL
+    for (int u = 0; u < Ahead; ++u) {
+      if (pass[u]) { pass[u] = acc.template passes<K>(i + u * stride); }
+    }
+  }
+}
+
+// A filtered fold whose first stage searches strings for a constant literal (Acc::searches_spans,
 // a LIKE '%literal%' over a stored strings column): each thread takes R = 4 consecutive rows at a
 // time and searches their bytes as one span (detail::occurs_in_rows), then tests the rows that
 // passed through the later stages and adds them. A warp's rows are consecutive, 128 a step. A
@@ -88,11 +98,13 @@ __device__ void fold_searching_spans(Acc const& acc, State& s, size_type n) {
   size_type const to_last_lane = 31 - static_cast<size_type>(threadIdx.x % 32);
   for (; (g + to_last_lane + 1) * rows <= n; g += stride) {  // the same in every lane of a warp
     size_type const first = g * rows;
-    std::uint32_t const found = acc.filter().template passes_rows<rows>(first);
+    std::uint32_t const found = acc.template passes_rows<rows>(first);
     bool pass[rows];
     COLX_UNROLL
     for (int u = 0; u < rows; ++u) { pass[u] = ((found >> u) & 1u) != 0; }
-    test_stages<1>(acc.filter(), pass, first, 1);
+    [&]<int... K>(std::integer_sequence<int, K...>) {
+      (test_stage<K + 1>(acc, pass, first, 1), ...);
+    }(std::make_integer_sequence<int, filter_stages_v<Acc> - 1>{});
     COLX_UNROLL
     for (int u = 0; u < rows; ++u) {
       if constexpr (queued) {
@@ -134,9 +146,13 @@ __global__ void __launch_bounds__(Block)
   size_type const stride = static_cast<size_type>(gridDim.x) * Block;
   size_type i = static_cast<size_type>(blockIdx.x) * Block + threadIdx.x;
   bool spans = false;
-  if constexpr (searches_spans_v<Acc>) { spans = acc.filter().spans_searchable(); }  // the same in every thread
+  if constexpr (requires { Acc::searches_spans; }) {
+    if constexpr (Acc::searches_spans) { spans = acc.spans_searchable(); }  // the same in every thread
+  }
   if (spans) {
-    if constexpr (searches_spans_v<Acc>) { fold_searching_spans<Block>(acc, s, n); }
+    if constexpr (requires { Acc::searches_spans; }) {
+      if constexpr (Acc::searches_spans) { fold_searching_spans<Block>(acc, s, n); }
+    }
     i = n;
   } else if constexpr (filter_stages_v<Acc> > 0) {
     constexpr int ahead = Acc::rows_ahead;
@@ -152,8 +168,10 @@ __global__ void __launch_bounds__(Block)
     for (; i + last_lane + (ahead - 1) * stride < n; i += ahead * stride) {
       bool pass[ahead];
       COLX_UNROLL
-      for (int u = 0; u < ahead; ++u) { pass[u] = acc.filter().template passes<0>(i + u * stride); }
-      test_stages<1>(acc.filter(), pass, i, stride);
+      for (int u = 0; u < ahead; ++u) { pass[u] = acc.template passes<0>(i + u * stride); }
+      [&]<int... K>(std::integer_sequence<int, K...>) {
+        (test_stage<K + 1>(acc, pass, i, stride), ...);
+      }(std::make_integer_sequence<int, filter_stages_v<Acc> - 1>{});
       COLX_UNROLL
       for (int u = 0; u < ahead; ++u) {
         if constexpr (queued) {

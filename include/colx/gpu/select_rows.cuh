@@ -7,12 +7,9 @@
 // positions, again 32 rows at a time. Columns other than the predicate's are read only where a
 // row is kept, and no index column exists. Kept rows are loaded into registers a few groups at
 // a time before any is stored, so their loads overlap. A keep that returns a verdict (a join's
-// build row) keeps it in registers for load(i, verdict) (exec/select_verdict.hpp). A keep whose
-// filter comes in stages (filter() and after_filter(i): a collect's, a join probe's) has each
-// stage tested for all its lane's rows before the next, so their loads are in flight together.
+// build row) keeps it in registers for load(i, verdict) (exec/select_verdict.hpp).
 #include <colx/core/config.hpp>
 #include <colx/exec/select_verdict.hpp>
-#include <colx/gpu/filter_stages.cuh>
 #include <colx/core/cuda_try.cuh>
 
 #include <cub/agent/single_pass_scan_operators.cuh>
@@ -34,8 +31,7 @@ __global__ void init_select_tiles(State state, int tiles) {
 
 template <class Keep, class Load, class Store>
 __global__ void __launch_bounds__(select_block)
-    select_rows_kernel(size_type n, __grid_constant__ Keep const keep, Load load, Store store, select_tile_state state,
-                       long long* kept_total) {
+    select_rows_kernel(size_type n, Keep keep, Load load, Store store, select_tile_state state, long long* kept_total) {
   using prefix_op = cub::TilePrefixCallbackOp<long long, ::cuda::std::plus<>, select_tile_state>;
   constexpr int warps = select_block / 32;
   __shared__ typename prefix_op::TempStorage prefix_storage;
@@ -52,24 +48,10 @@ __global__ void __launch_bounds__(select_block)
   verdict held[select_items];  // plain bools are dead once balloted
   unsigned kept[select_items];
   int count = 0;
-  if constexpr (requires { keep.filter(); keep.after_filter(size_type{}); }) {
-    // A keep with a filter in stages (frame/kernels.hpp's keep_fn, a join's probe): every stage
-    // for the lane's rows before the next, then what the rows that passed keep (gpu/filter_stages.cuh).
-    bool pass[select_items];
-#pragma unroll
-    for (int j = 0; j < select_items; ++j) { pass[j] = first + j * 32 + lane < n; }
-    test_stages<0>(keep.filter(), pass, first + lane, 32);
-#pragma unroll
-    for (int j = 0; j < select_items; ++j) { held[j] = pass[j] ? keep.after_filter(first + j * 32 + lane) : verdict{}; }
-  } else {
-#pragma unroll
-    for (int j = 0; j < select_items; ++j) {
-      size_type const i = first + j * 32 + lane;
-      held[j] = i < n ? keep(i) : verdict{};
-    }
-  }
 #pragma unroll
   for (int j = 0; j < select_items; ++j) {
+    size_type const i = first + j * 32 + lane;
+    held[j] = i < n ? keep(i) : verdict{};
     kept[j] = __ballot_sync(0xFFFFFFFFu, static_cast<bool>(held[j]));
     count += __popc(kept[j]);
   }

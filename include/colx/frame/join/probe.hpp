@@ -10,7 +10,6 @@
 #include <colx/exec/dispatch.hpp>
 #include <colx/exec/open_addressing.hpp>
 #include <colx/exec/select_verdict.hpp>
-#include <colx/expr/filter_stages.hpp>
 #include <colx/frame/join/table.hpp>
 #include <colx/memory/copy_bytes.hpp>
 #include <colx/memory/uvector.hpp>
@@ -124,25 +123,15 @@ struct probe_verdict {
   bool keep = false;
   COLX_HOST_DEVICE explicit operator bool() const { return keep; }
 };
-// keep(i): the probe row passes the pending filter and finds what its join asks. The GPU's
-// compaction tests a warp's rows through the filter stage by stage (filter()), each stage's loads
-// in flight together, then probes the rows that passed (after_filter): filtered a row at a time,
-// each row's loads waited on the branches of the row before (TPC-H Q19's probe of 60M lineitem
-// rows took 3.85 ms so on an H200).
 template <join_kind How, class Probe>
 struct single_match_keep_fn {
   Probe probe;
   COLX_HOST_DEVICE auto operator()(size_type i) const {
-    if (!probe.kept(i)) { return decltype(after_filter(i)){}; }
-    return after_filter(i);
-  }
-  [[nodiscard]] COLX_HOST_DEVICE auto filter() const {
-    return expr::staged_filter<decltype(probe.in), decltype(probe.pred)>{probe.in, probe.pred};
-  }
-  COLX_HOST_DEVICE auto after_filter(size_type i) const {
     if constexpr (How == join_kind::semi || How == join_kind::anti) {
+      if (!probe.kept(i)) { return false; }
       return (only_match(probe, i) >= 0) == (How == join_kind::semi);
     } else {
+      if (!probe.kept(i)) { return probe_verdict{}; }
       size_type const r = only_match(probe, i);
       return probe_verdict{r, How == join_kind::left || r >= 0};
     }
