@@ -48,7 +48,7 @@ struct strings_input_view {
   [[nodiscard]] COLX_HOST_DEVICE size_type find(size_type i, size_type from, string_view lit,
                                                 detail::literal_words const& spread) const noexcept {
 #if defined(__CUDA_ARCH__)
-    if (width < 0 && !large && lit.size_bytes() > 0 && (reinterpret_cast<std::uintptr_t>(chars) & 3) == 0) {
+    if (lit.size_bytes() > 0 && words_searchable()) {
       auto const* o = static_cast<std::int32_t const*>(offsets);
       std::int32_t const b = o[i];
       std::int32_t const at = detail::find_in_words(chars, b + static_cast<std::int32_t>(from), o[i + 1], o[size], lit, spread);
@@ -65,11 +65,16 @@ struct strings_input_view {
   [[nodiscard]] COLX_HOST_DEVICE bool contains(size_type i, string_view lit) const noexcept {
     return contains(i, lit, detail::words_of(lit));
   }
+  // Whether rows may be searched in aligned words: int32 offsets, rows of no one fixed width, chars
+  // aligned to 4 bytes.
+  [[nodiscard]] COLX_HOST_DEVICE bool words_searchable() const noexcept {
+    return width < 0 && !large && (reinterpret_cast<std::uintptr_t>(chars) & 3) == 0;
+  }
 #if defined(__CUDACC__)
   // Whether rows_containing can search this column for a literal of `bytes` bytes: int32 offsets,
   // aligned chars, 1 to 8 bytes (the same for every row: a launch tests it once).
   [[nodiscard]] COLX_HOST_DEVICE bool searchable_in_spans(size_type bytes) const noexcept {
-    return width < 0 && !large && bytes >= 1 && bytes <= 8 && (reinterpret_cast<std::uintptr_t>(chars) & 3) == 0;
+    return bytes >= 1 && bytes <= 8 && words_searchable();
   }
   // Which of rows [first, first + R) hold lit (bit k: row first + k, nulls not masked), their bytes
   // searched as one span (detail::occurs_in_rows); where searchable_in_spans(lit's size).

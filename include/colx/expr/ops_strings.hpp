@@ -128,8 +128,9 @@ struct like_shape {
   bool const lead = begin > 0;
   bool const trail = end < p.size_bytes();
   if (shape.literals > 1) {
-    if (lead && trail) { shape.kind = like_shape::in_order; }
-    return shape.kind == like_shape::in_order ? shape : like_shape{};
+    if (!lead || !trail) { return {}; }
+    shape.kind = like_shape::in_order;
+    return shape;
   }
   shape.kind = lead && trail ? like_shape::infix : lead ? like_shape::suffix : trail ? like_shape::prefix : like_shape::exact;
   return shape;

@@ -23,6 +23,15 @@ inline constexpr int filter_stages_v = [] {
     return 0;
   }
 }();
+// Whether the fold's first stage may search several rows' bytes at once (accumulate_fn::searches_spans).
+template <class Acc>
+inline constexpr bool searches_spans_v = [] {
+  if constexpr (requires { Acc::searches_spans; }) {
+    return Acc::searches_spans;
+  } else {
+    return false;
+  }
+}();
 
 // The rows a warp kept, queued in shared memory until there are 32 to add, one a lane. Added
 // where each lane kept them, a kept row cost the whole warp its add whenever any lane kept one
@@ -79,7 +88,15 @@ __device__ void test_stage(Acc const& acc, bool (&pass)[Ahead], size_type i, siz
   }
 }
 
-// A filtered fold whose first stage searches strings for a constant literal (Acc::searches_spans,
+// Stages 1, 2, ... (all but the first) of rows i, i + stride, ..., in order.
+template <int Ahead, class Acc>
+__device__ void test_later_stages(Acc const& acc, bool (&pass)[Ahead], size_type i, size_type stride) {
+  [&]<int... K>(std::integer_sequence<int, K...>) {
+    (test_stage<K + 1>(acc, pass, i, stride), ...);
+  }(std::make_integer_sequence<int, filter_stages_v<Acc> - 1>{});
+}
+
+// A filtered fold whose first stage searches strings for a constant literal (searches_spans_v,
 // a LIKE '%literal%' over a stored strings column): each thread takes R = 4 consecutive rows at a
 // time and searches their bytes as one span (detail::occurs_in_rows), then tests the rows that
 // passed through the later stages and adds them. A warp's rows are consecutive, 128 a step. A
@@ -102,9 +119,7 @@ __device__ void fold_searching_spans(Acc const& acc, State& s, size_type n) {
     bool pass[rows];
     COLX_UNROLL
     for (int u = 0; u < rows; ++u) { pass[u] = ((found >> u) & 1u) != 0; }
-    [&]<int... K>(std::integer_sequence<int, K...>) {
-      (test_stage<K + 1>(acc, pass, first, 1), ...);
-    }(std::make_integer_sequence<int, filter_stages_v<Acc> - 1>{});
+    test_later_stages(acc, pass, first, 1);
     COLX_UNROLL
     for (int u = 0; u < rows; ++u) {
       if constexpr (queued) {
@@ -145,14 +160,12 @@ __global__ void __launch_bounds__(Block)
   State s = init;
   size_type const stride = static_cast<size_type>(gridDim.x) * Block;
   size_type i = static_cast<size_type>(blockIdx.x) * Block + threadIdx.x;
-  bool spans = false;
-  if constexpr (requires { Acc::searches_spans; }) {
-    if constexpr (Acc::searches_spans) { spans = acc.spans_searchable(); }  // the same in every thread
+  bool spans = false;  // the same in every thread
+  if constexpr (searches_spans_v<Acc>) {
+    spans = acc.spans_searchable();
+    if (spans) { fold_searching_spans<Block>(acc, s, n); }
   }
   if (spans) {
-    if constexpr (requires { Acc::searches_spans; }) {
-      if constexpr (Acc::searches_spans) { fold_searching_spans<Block>(acc, s, n); }
-    }
     i = n;
   } else if constexpr (filter_stages_v<Acc> > 0) {
     constexpr int ahead = Acc::rows_ahead;
@@ -169,9 +182,7 @@ __global__ void __launch_bounds__(Block)
       bool pass[ahead];
       COLX_UNROLL
       for (int u = 0; u < ahead; ++u) { pass[u] = acc.template passes<0>(i + u * stride); }
-      [&]<int... K>(std::integer_sequence<int, K...>) {
-        (test_stage<K + 1>(acc, pass, i, stride), ...);
-      }(std::make_integer_sequence<int, filter_stages_v<Acc> - 1>{});
+      test_later_stages(acc, pass, i, stride);
       COLX_UNROLL
       for (int u = 0; u < ahead; ++u) {
         if constexpr (queued) {
