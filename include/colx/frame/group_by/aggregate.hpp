@@ -9,6 +9,7 @@
 #include <colx/frame/group_by/output.hpp>
 #include <colx/frame/group_by/plan.hpp>
 #include <colx/frame/group_by/clear.hpp>
+#include <colx/frame/group_by/sorted_groups.hpp>
 #include <colx/frame/group_by/table.hpp>
 #include <colx/frame/resolve_literals.hpp>
 #include <colx/frame/sort.hpp>
@@ -116,7 +117,8 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
   double estimated_groups = 0;
   double kept_rows = 0;
   double const bound = fn_t::pair_sets == 0 ? groups_bound(std::span(likes.data(), num_keys)) : 0;
-  if (n > 0 && bound > 0 && use_private_caches(bound)) {
+  bool const bounded = n > 0 && bound > 0 && use_private_caches(bound);
+  if (bounded) {
     estimated_groups = bound;
     capacity = table_capacity<fn_t>(n, bound);
     // Only the filter's share of rows is judged, on fewer rows, without a table.
@@ -193,6 +195,11 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
       continue;
     }
     size_type const groups = c[0];
+    if constexpr (fn_t::packed && keys_sort_in_place<std::remove_cvref_t<decltype(keys)>>) {
+      if (options.sorted && bounded && slots <= most_slots_sorted_in_place) {
+        return write_sorted_groups<out_schema, item, num_keys>(f, fn, keys, slots, groups, masked, types, likes, stream, mr);
+      }
+    }
     auto result = write_frame<out_schema>(groups, masked, types, likes, stream, mr, [&](auto const& views) {
       using store_t = store_row_fn<std::remove_cvref_t<decltype(views)>>;
       return on_backend(kind, stream, [&](auto const& exec) {

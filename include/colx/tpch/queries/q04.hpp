@@ -16,7 +16,6 @@
 #include <colx/frame/make_frame.hpp>
 #include <colx/frame/pipeline.hpp>
 #include <colx/frame/select.hpp>
-#include <colx/frame/sort.hpp>
 #include <colx/frame/with_columns.hpp>
 #include <colx/tpch/queries/tables.hpp>
 
@@ -29,8 +28,8 @@ template <class Tables>
 [[nodiscard]] auto q04_of(Tables const& db) {
   auto const late = db.lineitem | filter("l_commitdate"_c < "l_receiptdate"_c);
   return db.orders | filter("o_orderdate"_c >= date(1993, 7, 1) && "o_orderdate"_c < date(1993, 10, 1)) |
-         join<join_kind::semi>(late, on("o_orderkey"_c), on("l_orderkey"_c)) | group_by("o_orderpriority"_c) |
-         aggregate(count().as<"order_count">()) | sort_by("o_orderpriority"_c);
+         join<join_kind::semi>(late, on("o_orderkey"_c), on("l_orderkey"_c)) |
+         group_by(group_by_options{.sorted = true}, "o_orderpriority"_c) | aggregate(count().as<"order_count">());
 }
 
 [[nodiscard]] inline auto q04(database const& db) { return q04_of(db); }

@@ -19,7 +19,6 @@
 #include <colx/frame/make_frame.hpp>
 #include <colx/frame/pipeline.hpp>
 #include <colx/frame/select.hpp>
-#include <colx/frame/sort.hpp>
 #include <colx/frame/with_columns.hpp>
 #include <colx/tpch/queries/tables.hpp>
 
@@ -35,9 +34,8 @@ template <class Tables>
          filter(("l_shipmode"_c == "MAIL" || "l_shipmode"_c == "SHIP") && "l_commitdate"_c < "l_receiptdate"_c &&
                 "l_shipdate"_c < "l_commitdate"_c && "l_receiptdate"_c >= date(1994, 1, 1) && "l_receiptdate"_c < date(1995, 1, 1)) |
          join(db.orders | select("o_orderkey"_c, "o_orderpriority"_c), on("l_orderkey"_c), on("o_orderkey"_c)) |
-         group_by("l_shipmode"_c) |
-         aggregate(sum(if_else(high, 1, 0)).as<"high_line_count">(), sum(if_else(high, 0, 1)).as<"low_line_count">()) |
-         sort_by("l_shipmode"_c);
+         group_by(group_by_options{.sorted = true}, "l_shipmode"_c) |
+         aggregate(sum(if_else(high, 1, 0)).as<"high_line_count">(), sum(if_else(high, 0, 1)).as<"low_line_count">());
 }
 
 [[nodiscard]] inline auto q12(database const& db) { return q12_of(db); }
