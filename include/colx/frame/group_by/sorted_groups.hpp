@@ -4,22 +4,19 @@
 // and booleans: TPC-H Q1's flags, Q4's order priorities, Q12's ship modes) writes its rows in key
 // order straight from the table: a group's place is the number of groups whose keys come before
 // its own, counted over the table's few slots. Compacting the table and then sorting the result
-// took seven launches more (the compaction's two; each dictionary ranked, the keys packed, placed
-// and every column gathered) and a second frame's allocations: about 0.1 ms of TPC-H Q1's 1.1.
+// took nine launches more (the compaction's two; each dictionary ranked, the keys packed, placed
+// and every column gathered) and a second frame's allocations.
 #include <colx/exec/dispatch.hpp>
 #include <colx/frame/gather.hpp>
 #include <colx/frame/group_by/output.hpp>
 #include <colx/frame/kernels.hpp>
 #include <colx/frame/sort_dictionary.hpp>
-#include <colx/memory/buffer.hpp>
-#include <colx/memory/uvector.hpp>
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 #include <utility>
-#include <vector>
 
 namespace colx::detail {
 
@@ -43,91 +40,97 @@ inline constexpr bool keys_sort_in_place = false;
 template <class... Keys>
 inline constexpr bool keys_sort_in_place<tuple<Keys...>> = (key_sorts_in_place<Keys> && ...);
 
-// Where one key puts a group: a dictionary code at its entry's rank in value order, a boolean at
-// its value, a null after every value (sort_by's default order: ascending, nulls last).
-struct key_order {
-  std::uint32_t const* ranks = nullptr;  // by code, for a dictionary key
-  std::uint64_t values = 2;              // the key's distinct values; a null's rank
+// A bounded group-by's dictionaries have fewer entries than this (its bound is under 8 groups).
+inline constexpr size_type most_entries_sorted_in_place = 8;
+
+// Where key Key puts a group: a dictionary code at its entry's rank in value order, a boolean at
+// its value, a null after every value (sort_by's default order: ascending, nulls last). Each
+// thread ranks a dictionary's few entries itself: no launch, no buffer.
+template <class Key, class Inputs>
+struct key_ranks {
+  std::uint8_t rank[most_entries_sorted_in_place]{};
+  std::uint64_t values = 2;  // the key's distinct values; a null's rank
+
+  COLX_HOST_DEVICE explicit key_ranks(Inputs const& in) {
+    if constexpr (is_codes_key<Key>) {
+      auto const& entries = get<Key::position>(in).values;
+      values = static_cast<std::uint64_t>(entries.size);
+      entry_less_fn<std::remove_cvref_t<decltype(entries)>> const less{entries};
+      for (size_type i = 0; i < entries.size && i < most_entries_sorted_in_place; ++i) {
+        int before = 0;  // (as count_rank_fn: distinct entries never tie)
+        for (size_type j = 0; j < entries.size; ++j) { before += less(j, i) || (j < i && !less(i, j)) ? 1 : 0; }
+        rank[i] = static_cast<std::uint8_t>(before);
+      }
+    }
+  }
+  template <class Value>
+  COLX_HOST_DEVICE std::uint64_t of(Value const& key) const {
+    if (!key.valid) { return values; }
+    if constexpr (is_codes_key<Key>) {
+      return rank[static_cast<size_type>(key.value)];
+    } else {
+      return static_cast<std::uint64_t>(key.value);
+    }
+  }
 };
 
 // The most table slots counted pairwise (each slot compares itself with every other): a bounded
 // group-by's table has 64.
 inline constexpr size_type most_slots_sorted_in_place = 1024;
 
+// Every key's ranks, and a group's place in key order from its slot's packed word.
+template <class Fn, class Positions>
+struct group_key_ranks;
+template <class Fn, std::size_t... K>
+struct group_key_ranks<Fn, std::index_sequence<K...>> {
+  using inputs = std::remove_cvref_t<decltype(std::declval<Fn const&>().in)>;
+  template <std::size_t J>
+  using key_t = std::remove_cvref_t<decltype(get<J>(std::declval<Fn const&>().keys))>;
+  tuple<key_ranks<key_t<K>, inputs>...> ranks;
+
+  COLX_HOST_DEVICE explicit group_key_ranks(Fn const& fn) : ranks(key_ranks<key_t<K>, inputs>(fn.in)...) {}
+  COLX_HOST_DEVICE std::uint64_t place_of(Fn const& fn, size_type s) const {
+    auto const slot = static_cast<std::uint64_t>(s);
+    std::uint64_t const word = slot > fn.slot_mask ? Fn::empty_word : *fn.word_at(slot);  // (as load_group_fn)
+    std::uint64_t place = 0;
+    ((place = place * (get<K>(ranks).values + 1) + get<K>(ranks).of(fn.template unpack<K>(word))), ...);
+    return place;
+  }
+};
+
 // Slot s's group, written at its place in key order (ties, which distinct dictionary entries do
 // not make, by slot).
 template <class Fn, class Item, std::size_t NumKeys, class Store>
 struct place_sorted_group_fn {
   Fn fn;
-  key_order order[NumKeys];
   size_type slots;
   Store store;
 
-  COLX_HOST_DEVICE std::uint64_t rank_of(size_type s) const {
-    auto const slot = static_cast<std::uint64_t>(s);
-    std::uint64_t const word = slot > fn.slot_mask ? Fn::empty_word : *fn.word_at(slot);  // (as load_group_fn)
-    std::uint64_t rank = 0;
-    [&]<std::size_t... K>(std::index_sequence<K...>) {
-      ((rank = rank * (order[K].values + 1) + key_rank(order[K], fn.template unpack<K>(word))), ...);
-    }(std::make_index_sequence<NumKeys>{});
-    return rank;
-  }
   COLX_HOST_DEVICE void operator()(size_type s) const {
     if (!fn.occupied(static_cast<std::uint64_t>(s))) { return; }
-    std::uint64_t const mine = rank_of(s);
+    group_key_ranks<Fn, std::make_index_sequence<NumKeys>> const ranks(fn);
+    std::uint64_t const mine = ranks.place_of(fn, s);
     size_type before = 0;
     for (size_type t = 0; t < slots; ++t) {
       if (t == s || !fn.occupied(static_cast<std::uint64_t>(t))) { continue; }
-      std::uint64_t const theirs = rank_of(t);
+      std::uint64_t const theirs = ranks.place_of(fn, t);
       before += theirs < mine || (theirs == mine && t < s) ? 1 : 0;
     }
     store(before, load_group_fn<Fn, Item, NumKeys>{fn}(s));
   }
-
- private:
-  template <class Key>
-  static COLX_HOST_DEVICE std::uint64_t key_rank(key_order const& order, Key const& key) {
-    if (!key.valid) { return order.values; }
-    if (order.ranks != nullptr) { return order.ranks[static_cast<size_type>(key.value)]; }
-    return static_cast<std::uint64_t>(key.value);
-  }
 };
 
-// Key K's order over frame f's rows: its dictionary's entries ranked (one launch, the ranks kept
-// in `held` until the placing pass has run), or a boolean's two values.
-template <class Key, class Frame>
-key_order key_order_of(Frame const& f, stream_ref stream, std::vector<buffer>& held) {
-  if constexpr (is_codes_key<Key>) {  // (a bounded group-by's dictionaries have under 8 entries)
-    auto const values = get<Key::position>(f.inputs()).values;
-    size_type const size = values.size;
-    uvector<std::uint32_t> ranks(size, stream, get_current_resource(f.kind()));
-    on_backend(f.kind(), stream, [&](auto const& exec) {
-      exec.for_each_n(size, count_rank_fn<decltype(values), std::uint32_t>{values, size, ranks.data()});
-    });
-    key_order const order{ranks.data(), static_cast<std::uint64_t>(size)};
-    held.push_back(std::move(ranks).release());
-    return order;
-  } else {
-    return key_order{nullptr, 2};
-  }
-}
-
-// The result of a bounded, sorted group-by (group_by/aggregate.hpp): its `groups` rows in key order,
-// written by one pass over the table's `slots`.
-template <class Schema, class Item, std::size_t NumKeys, class Frame, class Fn, class Keys>
-frame<Schema> write_sorted_groups(Frame const& f, Fn const& fn, Keys const& keys, size_type slots, size_type groups,
+// The result of a bounded, sorted group-by (group_by/aggregate.hpp): its `groups` rows in key
+// order, written by one pass over the table's `slots`.
+template <class Schema, class Item, std::size_t NumKeys, class Fn>
+frame<Schema> write_sorted_groups(Fn const& fn, memory_kind kind, size_type slots, size_type groups,
                                   std::array<bool, Schema::size> const& masked, std::array<data_type, Schema::size> const& types,
                                   column_likes<Schema::size> const& likes, stream_ref stream, resource_ref mr) {
-  std::vector<buffer> held;
-  std::array<key_order, NumKeys> order{};
-  [&]<std::size_t... K>(std::index_sequence<K...>) {
-    ((order[K] = key_order_of<std::remove_cvref_t<decltype(get<K>(keys))>>(f, stream, held)), ...);
-  }(std::make_index_sequence<NumKeys>{});
   return write_frame<Schema>(groups, masked, types, likes, stream, mr, [&](auto const& views) {
     using store_t = store_row_fn<std::remove_cvref_t<decltype(views)>>;
-    place_sorted_group_fn<Fn, Item, NumKeys, store_t> place{fn, {}, slots, store_t{views}};
-    for (std::size_t k = 0; k < NumKeys; ++k) { place.order[k] = order[k]; }
-    on_backend(f.kind(), stream, [&](auto const& exec) { exec.for_each_n(slots, place); });
+    on_backend(kind, stream, [&](auto const& exec) {
+      exec.for_each_n(slots, place_sorted_group_fn<Fn, Item, NumKeys, store_t>{fn, slots, store_t{views}});
+    });
     return groups;
   });
 }
