@@ -188,3 +188,38 @@ TEST_CASE("group_by sorted: a boolean with nulls and a dictionary, and unaligned
     CHECK(colx::to_vector(unsorted["rows"_c].view()) == rows);
   }
 }
+
+TEST_CASE("group_by sorted: null keys dropped, and a filter that keeps no row", "[frame]") {
+  size_type const n = 4099;
+  table const t = random_table(n, 37, true);
+  auto const f = frame_of(t);
+  {
+    INFO("drop_null_keys: the rows of null booleans go (2 linestatuses by 3 values bound 6 groups: in place)");
+    auto const r = f | colx::filter("x"_c > -300) |
+                   colx::group_by(colx::group_by_options{.sorted = true, .drop_null_keys = true}, "ls"_c, "b"_c) |
+                   colx::aggregate(colx::count().as<"rows">());
+    std::map<std::pair<std::string, bool>, std::int64_t> want;  // (ls, b), both valid
+    for (size_type i = 0; i < n; ++i) {
+      if (t.x[i] > -300 && t.b[i]) { ++want[{linestatuses[*t.ls[i]], *t.b[i]}]; }
+    }
+    REQUIRE(r.num_rows() == static_cast<size_type>(want.size()));
+    auto const ls = colx::to_strings(colx::decode(r["ls"_c]).view());
+    auto const b = colx::to_optional_vector(r["b"_c].view());
+    auto const rows = colx::to_vector(r["rows"_c].view());
+    std::size_t g = 0;
+    for (auto const& [k, count] : want) {
+      CAPTURE(g);
+      CHECK(ls[g] == k.first);
+      CHECK(b[g] == std::optional<bool>(k.second));
+      CHECK(rows[g] == count);
+      ++g;
+    }
+  }
+  {
+    INFO("no row passes: no group");
+    auto const r = f | colx::filter("x"_c > 10000) | colx::group_by(colx::group_by_options{.sorted = true}, "rf"_c, "ls"_c) |
+                   colx::aggregate(colx::count().as<"rows">(), colx::sum("x"_c).as<"total">());
+    CHECK(r.num_rows() == 0);
+    CHECK(r["rf"_c].null_count() == 0);
+  }
+}
