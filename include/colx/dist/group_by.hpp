@@ -148,11 +148,15 @@ template <class Source, class... Keys, class... Named>
   auto const& local = g.source.local();
   using Schema = typename std::remove_cvref_t<decltype(colx::detail::unfiltered_source(local))>::schema_type;
   if constexpr ((detail::mergeable<Named, Schema> && ...)) {
-    auto const [partials, merges, finishes] = [&]<std::size_t... I>(std::index_sequence<I...>) {
+    // (References, not a structured binding: clang before 16 cannot capture one in a lambda.)
+    auto const plan = [&]<std::size_t... I>(std::index_sequence<I...>) {
       return std::tuple(std::tuple_cat(detail::partials_of<I, Named, Schema>(std::get<I>(agg.aggs))...),
                         std::tuple_cat(detail::merges_of<I, Named, Schema>()...),
                         std::tuple_cat(detail::finishes_of<I, Named, Schema>()...));
     }(std::index_sequence_for<Named...>{});
+    auto const& partials = std::get<0>(plan);
+    auto const& merges = std::get<1>(plan);
+    auto const& finishes = std::get<2>(plan);
     auto partial = agreed(comm, "group_by (partial aggregation)", [&] {
       return local | g.stage | std::apply([](auto const&... a) { return colx::aggregate(a...); }, partials);
     });
