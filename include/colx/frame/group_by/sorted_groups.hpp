@@ -3,9 +3,9 @@
 // A sorted group-by whose keys bound its groups to a handful (dictionary columns of a few entries
 // and booleans: TPC-H Q1's flags, Q4's order priorities, Q12's ship modes) writes its rows in key
 // order straight from the table: a group's place is the number of groups whose keys come before
-// its own, counted over the table's few slots. Compacting the table and then sorting the result
-// took nine launches more (the compaction's two; each dictionary ranked, the keys packed, placed
-// and every column gathered) and a second frame's allocations.
+// its own, counted over the table's few slots: one launch. Compacting the table and then sorting
+// the result took seven (the compaction's two; each dictionary ranked, the keys packed, placed and
+// every column gathered) and a second frame's allocations.
 #include <colx/exec/dispatch.hpp>
 #include <colx/frame/gather.hpp>
 #include <colx/frame/group_by/output.hpp>
