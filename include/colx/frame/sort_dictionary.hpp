@@ -58,17 +58,19 @@ struct entry_less_fn {
 };
 // Entry i's place in value order, counted over every entry: for a few entries, one launch in
 // place of a sort's. (A dictionary's values are distinct; ties would go by position.)
+template <class Values>
+COLX_HOST_DEVICE size_type entry_rank(Values const& values, size_type size, size_type i) {
+  entry_less_fn<Values> const less{values};
+  size_type before = 0;
+  for (size_type j = 0; j < size; ++j) { before += (less(j, i) || (j < i && !less(i, j))) ? 1 : 0; }
+  return before;
+}
 template <class Values, class Rank>
 struct count_rank_fn {
   Values values;
   size_type size;
   Rank* ranks;
-  COLX_HOST_DEVICE void operator()(size_type i) const {
-    entry_less_fn<Values> const less{values};
-    size_type before = 0;
-    for (size_type j = 0; j < size; ++j) { before += (less(j, i) || (j < i && !less(i, j))) ? 1 : 0; }
-    ranks[i] = static_cast<Rank>(before);
-  }
+  COLX_HOST_DEVICE void operator()(size_type i) const { ranks[i] = static_cast<Rank>(entry_rank(values, size, i)); }
 };
 inline constexpr size_type counted_rank_entries = 256;
 template <class Rank>

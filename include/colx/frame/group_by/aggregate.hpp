@@ -196,8 +196,7 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
     }
     size_type const groups = c[0];
     if constexpr (fn_t::packed && keys_sort_in_place<std::remove_cvref_t<decltype(keys)>>) {
-      // (A bound under 8 groups leaves each dictionary key fewer entries than the placing pass ranks.)
-      if (options.sorted && bounded && bound <= most_entries_sorted_in_place && slots <= most_slots_sorted_in_place) {
+      if (options.sorted && bounded && slots <= most_slots_sorted_in_place) {
         return write_sorted_groups<out_schema, item, num_keys>(fn, kind, slots, groups, masked, types, likes, stream, mr);
       }
     }

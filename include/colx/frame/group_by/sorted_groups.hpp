@@ -6,6 +6,7 @@
 // its own, counted over the table's few slots: one launch. Compacting the table and then sorting
 // the result took seven (the compaction's two; each dictionary ranked, the keys packed, placed and
 // every column gathered) and a second frame's allocations.
+#include <colx/exec/aggregate_rows.hpp>
 #include <colx/exec/dispatch.hpp>
 #include <colx/frame/gather.hpp>
 #include <colx/frame/group_by/output.hpp>
@@ -24,24 +25,26 @@ namespace colx::detail {
 // or a boolean column. These, with 8-bit integers, are the keys groups_bound bounds; a bound under
 // 8 groups leaves no room for an 8-bit key's 256 values, so those are never asked for.
 template <class Bound>
-inline constexpr bool key_sorts_in_place = false;
-template <std::size_t I, class T, bool Nullable>
-inline constexpr bool key_sorts_in_place<expr::bound_codes<I, T, Nullable>> = true;
-template <std::size_t I, bool Nullable>
-inline constexpr bool key_sorts_in_place<expr::bound_col<I, bool, Nullable>> = true;
-
-template <class Bound>
 inline constexpr bool is_codes_key = false;
 template <std::size_t I, class T, bool Nullable>
 inline constexpr bool is_codes_key<expr::bound_codes<I, T, Nullable>> = true;
+template <class Bound>
+inline constexpr bool is_bool_key = false;
+template <std::size_t I, bool Nullable>
+inline constexpr bool is_bool_key<expr::bound_col<I, bool, Nullable>> = true;
+template <class Bound>
+inline constexpr bool key_sorts_in_place = is_codes_key<Bound> || is_bool_key<Bound>;
 
 template <class Keys>
 inline constexpr bool keys_sort_in_place = false;
 template <class... Keys>
 inline constexpr bool keys_sort_in_place<tuple<Keys...>> = (key_sorts_in_place<Keys> && ...);
 
-// A bounded group-by's dictionaries have fewer entries than this (its bound is under 8 groups).
+// A bounded group-by's dictionaries have fewer entries than this: its bound is under the per-thread
+// caches' limit (group_by/plan.hpp's use_private_caches), and each entry is a group.
 inline constexpr size_type most_entries_sorted_in_place = 8;
+static_assert(2 * group_cache_size <= most_entries_sorted_in_place,
+              "a bounded group-by's dictionary may have more entries than the placing pass ranks");
 
 // Where key Key puts a group: a dictionary code at its entry's rank in value order, a boolean at
 // its value, a null after every value (sort_by's default order: ascending, nulls last). Each
@@ -55,11 +58,8 @@ struct key_ranks {
     if constexpr (is_codes_key<Key>) {
       auto const& entries = get<Key::position>(in).values;
       values = static_cast<std::uint64_t>(entries.size);
-      entry_less_fn<std::remove_cvref_t<decltype(entries)>> const less{entries};
       for (size_type i = 0; i < entries.size && i < most_entries_sorted_in_place; ++i) {
-        int before = 0;  // (as count_rank_fn: distinct entries never tie)
-        for (size_type j = 0; j < entries.size; ++j) { before += less(j, i) || (j < i && !less(i, j)) ? 1 : 0; }
-        rank[i] = static_cast<std::uint8_t>(before);
+        rank[i] = static_cast<std::uint8_t>(entry_rank(entries, entries.size, i));
       }
     }
   }
