@@ -223,3 +223,72 @@ TEST_CASE("group_by sorted: null keys dropped, and a filter that keeps no row", 
     CHECK(r["rf"_c].null_count() == 0);
   }
 }
+
+TEST_CASE("group_by sorted: null aggregates and a strings result, counted with the groups in one read", "[frame]") {
+  // total (sum of y) is null in every group with no valid y (all of rf "A"'s), top (max of s) in
+  // every group with no valid s: the placing pass counts them, no reduction over the masks.
+  using valued = colx::schema<colx::field<"rf", flag>, colx::field<"ls", flag>, colx::field<"x", std::int64_t, colx::not_null>,
+                              colx::field<"y", std::int64_t>, colx::field<"s", colx::string_view>>;
+  for (size_type const n : {0, 1, 257, 100003}) {
+    std::mt19937 rng(53u + static_cast<unsigned>(n));
+    table const t = random_table(n, 41u + static_cast<unsigned>(n), false);  // 3 by 2 groups at most: in place
+    std::vector<std::optional<std::int64_t>> y;
+    std::vector<std::optional<std::string>> s;
+    for (size_type i = 0; i < n; ++i) {
+      bool const a = t.rf[i] == std::optional<std::uint8_t>(1);
+      y.push_back(a || rng() % 3 == 0 ? std::nullopt : std::optional<std::int64_t>(static_cast<std::int64_t>(rng() % 100)));
+      s.push_back(rng() % 2 == 0 ? std::nullopt : std::optional<std::string>(std::string(1 + rng() % 6, static_cast<char>('a' + rng() % 26))));
+    }
+    // Few rows of a group keep a valid s where the filter is selective: some groups' top is null.
+    auto const mr = colx::test::backend_resource();
+    auto const base = frame_of(t);
+    colx::frame<valued> const f(base["rf"_c], base["ls"_c], base["x"_c], colx::make_column(y, {}, mr), colx::make_column(s, {}, mr));
+    for (auto const [begin, end] : {std::pair<size_type, size_type>{0, n}, {n > 3 ? 3 : 0, n > 5 ? n - 2 : n}}) {
+      for (std::int64_t const above : {std::int64_t{-300}, std::int64_t{590}}) {  // about 70% kept (loads eager), 1% kept
+        CAPTURE(n, begin, end, above);
+        auto const r = f.slice(begin, end) | colx::filter("x"_c > above) |
+                       colx::group_by(colx::group_by_options{.sorted = true}, "rf"_c, "ls"_c) |
+                       colx::aggregate(colx::sum("y"_c).as<"total">(), colx::max("s"_c).as<"top">(), colx::count().as<"rows">());
+        struct cell {
+          std::int64_t rows = 0;
+          std::optional<std::int64_t> total;
+          std::optional<std::string> top;
+        };
+        std::map<std::pair<std::optional<std::string>, std::optional<std::string>>, cell,
+                 decltype([](auto const& a, auto const& b) {
+                   if (a.first != b.first) { return null_last_less(a.first, b.first); }
+                   return null_last_less(a.second, b.second);
+                 })>
+            want;
+        for (size_type i = begin; i < end; ++i) {
+          if (t.x[i] <= above) { continue; }
+          auto& c = want[{decode(t.rf[i], returnflags), decode(t.ls[i], linestatuses)}];
+          c.rows += 1;
+          if (y[i]) { c.total = c.total.value_or(0) + *y[i]; }
+          if (s[i] && (!c.top || *s[i] > *c.top)) { c.top = s[i]; }
+        }
+        REQUIRE(r.num_rows() == static_cast<size_type>(want.size()));
+        auto const rf = colx::to_strings(colx::decode(r["rf"_c]).view());
+        auto const totals = colx::to_optional_vector(r["total"_c].view());
+        auto const tops = colx::to_strings(r["top"_c].view());
+        auto const rows = colx::to_vector(r["rows"_c].view());
+        size_type null_totals = 0;
+        size_type null_tops = 0;
+        std::size_t g = 0;
+        for (auto const& [k, c] : want) {
+          CAPTURE(g);
+          CHECK(rf[g] == k.first);
+          CHECK(rows[g] == c.rows);
+          CHECK(totals[g] == c.total);
+          CHECK(tops[g] == c.top);
+          null_totals += c.total ? 0 : 1;
+          null_tops += c.top ? 0 : 1;
+          ++g;
+        }
+        CHECK(r["total"_c].null_count() == null_totals);
+        CHECK(r["top"_c].null_count() == null_tops);
+        CHECK(r["rows"_c].null_count() == 0);
+      }
+    }
+  }
+}

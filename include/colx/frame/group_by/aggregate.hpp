@@ -58,20 +58,26 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
   fn_t fn{f.inputs(), pred, keys, aggs, options.drop_null_keys};
 
   // Counters and flags the passes update, each in a cache line of its own: the group counters
-  // (see group_table_fn::groups), sampled kept rows, overflow, then each pair set's counters.
+  // (see group_table_fn::groups), sampled kept rows, overflow, then each pair set's counters; then
+  // a word per output column, its nulls where the sorted pass writes the rows (sorted_groups.hpp).
   constexpr std::uint64_t most_shards = 64;
   constexpr std::size_t stride = fn_t::counter_stride;
-  constexpr std::size_t counter_words = (most_shards * (1 + fn_t::pair_sets) + 2) * stride;
+  constexpr std::size_t counter_words = (most_shards * (1 + fn_t::pair_sets) + 2) * stride + out_schema::size;
   uvector<size_type> counters(static_cast<size_type>(counter_words), stream, work);
   size_type* const kept_counter = counters.data() + most_shards * stride;
+  size_type* const null_counters = counters.data() + counter_words - out_schema::size;
   auto const reset_counters = [&] { fill_bytes(counters.data(), kind, 0, counter_words * sizeof(size_type), stream); };
-  // [groups, sampled kept rows, overflow]
+  struct counts {
+    size_type groups = 0, kept = 0, overflow = 0;
+    std::array<size_type, out_schema::size> nulls{};
+  };
   auto const read_counters = [&] {
     std::vector<size_type> host(counter_words);
     copy_bytes(host.data(), memory_kind::host, counters.data(), kind, counter_words * sizeof(size_type), stream);  // (waits)
-    size_type groups = 0;
-    for (std::uint64_t s = 0; s < most_shards; ++s) { groups += host[s * stride]; }
-    return std::array<size_type, 3>{groups, host[most_shards * stride], host[(most_shards + 1) * stride]};
+    counts c{0, host[most_shards * stride], host[(most_shards + 1) * stride], {}};
+    for (std::uint64_t s = 0; s < most_shards; ++s) { c.groups += host[s * stride]; }
+    std::copy(host.end() - out_schema::size, host.end(), c.nulls.begin());
+    return c;
   };
   fn.groups = counters.data();
   fn.overflow = reinterpret_cast<unsigned*>(counters.data() + (most_shards + 1) * stride);
@@ -118,17 +124,20 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
   double kept_rows = 0;
   double const bound = fn_t::pair_sets == 0 ? groups_bound(std::span(likes.data(), num_keys)) : 0;
   bool const bounded = n > 0 && bound > 0 && use_private_caches(bound);
+  bool counters_clear = false;    // no pass has touched them since they were cleared
+  size_type filter_sampled = 0;   // rows of a bounded group-by's filter sample whose count is not read yet
   if (bounded) {
     estimated_groups = bound;
     capacity = table_capacity<fn_t>(n, bound);
-    // Only the filter's share of rows is judged, on fewer rows, without a table.
+    // Only the filter's share of rows is judged, on fewer rows, without a table. The count is read
+    // once the table (and a sorted result's columns) are allocated and cleared (run_pass below):
+    // the wait then finds it done, where waiting here took a round trip to the GPU on its own.
+    reset_counters();
+    counters_clear = true;
     if constexpr (!std::is_same_v<Pred, expr::row_marker>) {
-      size_type const sampled = std::min(n, most_filter_sampled_rows);
-      sample_groups_fn<fn_t> const draw{fn, n, sampled == n, nullptr};
-      size_type const kept = on_backend(kind, stream, [&](auto const& exec) {
-        return exec.reduce_rows(sampled, size_type{0}, sample_kept_fn<fn_t>{draw}, sum_fn{});
-      });
-      fn.eager_loads = 2 * kept >= sampled;
+      filter_sampled = std::min(n, most_filter_sampled_rows);
+      sample_groups_fn<fn_t> const draw{fn, n, filter_sampled == n, kept_counter};
+      on_backend(kind, stream, [&](auto const& exec) { exec.for_each_n(filter_sampled, sample_kept_fn<fn_t>{draw}); });
     } else {
       fn.eager_loads = true;  // no filter: every row is kept (but those of null keys, with drop_null_keys)
     }
@@ -146,10 +155,10 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
       clear_table<fn_t::sample_entry_bytes>(exec, sample, sample_slots);
       exec.for_each_n(sampled, sample_groups_fn<fn_t>{sample, n, sampled == n, kept_counter});
     });
-    auto const c = read_counters();
-    kept_rows = static_cast<double>(n) * static_cast<double>(c[1]) / static_cast<double>(sampled);
-    estimated_groups = c[1] == 0 ? 1.0 : estimate_groups(static_cast<double>(c[0]), static_cast<double>(c[1]), kept_rows);
-    fn.eager_loads = 2 * c[1] >= sampled;  // at least half the sampled rows pass the filter
+    counts const c = read_counters();
+    kept_rows = static_cast<double>(n) * static_cast<double>(c.kept) / static_cast<double>(sampled);
+    estimated_groups = c.kept == 0 ? 1.0 : estimate_groups(static_cast<double>(c.groups), static_cast<double>(c.kept), kept_rows);
+    fn.eager_loads = 2 * c.kept >= sampled;  // at least half the sampled rows pass the filter
     capacity = table_capacity<fn_t>(n, estimated_groups);
   }
   size_type pair_slots = pair_capacity<fn_t>(kept_rows);
@@ -182,24 +191,43 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
       set_pair_capacity(fn.pair, pair_slots);
       fill_bytes(fn.pair.rows, kind, 0xFF, pair_bytes, stream);  // every slot empty_slot (-1)
     }
-    reset_counters();
-    on_backend(kind, stream, [&](auto const& exec) {
-      clear_table<fn_t::table_entry_bytes>(exec, fn, slots);
+    // The pass: the counters cleared (where a pass used them), the table cleared, the bounded
+    // sample's verdict read (loads eager or not), the rows aggregated.
+    auto const run_pass = [&] {
+      if (!counters_clear) { reset_counters(); }
+      counters_clear = false;
+      on_backend(kind, stream, [&](auto const& exec) { clear_table<fn_t::table_entry_bytes>(exec, fn, slots); });
+      if (filter_sampled > 0) {
+        size_type kept = 0;
+        copy_bytes(&kept, memory_kind::host, kept_counter, kind, sizeof kept, stream);  // (waits)
+        fn.eager_loads = 2 * kept >= filter_sampled;  // at least half the sampled rows pass the filter
+        filter_sampled = 0;
+      }
       // Few groups: each block first merges into its own shared-memory table.
-      aggregate_rows(exec, n, fn, pass);
-    });
-    auto const c = read_counters();
-    if (c[2] != 0) {  // too many groups (or pairs) for this table: again, four times larger
+      on_backend(kind, stream, [&](auto const& exec) { aggregate_rows(exec, n, fn, pass); });
+    };
+    if constexpr (fn_t::packed && keys_sort_in_place<std::remove_cvref_t<decltype(keys)>>) {
+      if (options.sorted && bounded && slots <= most_slots_sorted_in_place) {
+        // The groups and their null counts are read in one wait, after the rows are written.
+        auto const read_groups = [&] {
+          counts const c = read_counters();
+          return sorted_group_counts<out_schema::size>{c.overflow != 0 ? size_type{-1} : c.groups, c.nulls};
+        };
+        auto sorted = write_sorted_groups<out_schema, item, num_keys>(fn, kind, slots, masked, types, likes, null_counters,
+                                                                      stream, mr, run_pass, read_groups);
+        if (sorted.has_value()) { return std::move(*sorted); }
+        capacity *= 4;  // too many groups for this table (the bound was wrong): again, four times larger
+        continue;
+      }
+    }
+    run_pass();
+    counts const c = read_counters();
+    if (c.overflow != 0) {  // too many groups (or pairs) for this table: again, four times larger
       capacity *= 4;
       pair_slots *= 4;
       continue;
     }
-    size_type const groups = c[0];
-    if constexpr (fn_t::packed && keys_sort_in_place<std::remove_cvref_t<decltype(keys)>>) {
-      if (options.sorted && bounded && slots <= most_slots_sorted_in_place) {
-        return write_sorted_groups<out_schema, item, num_keys>(fn, kind, slots, groups, masked, types, likes, stream, mr);
-      }
-    }
+    size_type const groups = c.groups;
     auto result = write_frame<out_schema>(groups, masked, types, likes, stream, mr, [&](auto const& views) {
       using store_t = store_row_fn<std::remove_cvref_t<decltype(views)>>;
       return on_backend(kind, stream, [&](auto const& exec) {

@@ -94,11 +94,14 @@ struct sample_groups_fn {
 // error is at most 3%, and near half either way of loading runs alike.
 inline constexpr size_type most_filter_sampled_rows = 256;
 
-// Counts the sampled rows that pass the filter: the rows drawn as sample_groups_fn draws them.
+// Counts the sampled rows that pass the filter into draw.kept: the rows drawn as sample_groups_fn
+// draws them, without a table.
 template <class Fn>
 struct sample_kept_fn {
   sample_groups_fn<Fn> draw;
-  COLX_HOST_DEVICE void operator()(size_type& kept, size_type k) const { kept += draw.fn.keep(draw.row_of(k)) ? 1 : 0; }
+  COLX_HOST_DEVICE void operator()(size_type k) const {
+    if (draw.fn.keep(draw.row_of(k))) { atomic_add(draw.kept, size_type{1}); }
+  }
 };
 
 // The most groups the keys can form, known without reading a row where each key is a column of

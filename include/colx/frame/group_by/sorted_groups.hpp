@@ -7,6 +7,7 @@
 // the result took seven (the compaction's two; each dictionary ranked, the keys packed, placed and
 // every column gathered) and a second frame's allocations.
 #include <colx/exec/aggregate_rows.hpp>
+#include <colx/exec/atomics.hpp>
 #include <colx/exec/dispatch.hpp>
 #include <colx/frame/gather.hpp>
 #include <colx/frame/group_by/output.hpp>
@@ -16,6 +17,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
@@ -99,12 +101,13 @@ struct group_key_ranks<Fn, std::index_sequence<K...>> {
 };
 
 // Slot s's group, written at its place in key order (ties, which distinct dictionary entries do
-// not make, by slot).
+// not make, by slot), its nulls counted per column into `nulls`.
 template <class Fn, class Item, std::size_t NumKeys, class Store>
 struct place_sorted_group_fn {
   Fn fn;
   size_type slots;
   Store store;
+  size_type* nulls;
 
   COLX_HOST_DEVICE void operator()(size_type s) const {
     if (!fn.occupied(static_cast<std::uint64_t>(s))) { return; }
@@ -116,23 +119,57 @@ struct place_sorted_group_fn {
       std::uint64_t const theirs = ranks.place_of(fn, t);
       before += theirs < mine || (theirs == mine && t < s) ? 1 : 0;
     }
-    store(before, load_group_fn<Fn, Item, NumKeys>{fn}(s));
+    Item const row = load_group_fn<Fn, Item, NumKeys>{fn}(s);
+    for (std::size_t c = 0; c < decltype(Item::values)::size; ++c) {
+      if (!row.valid.test(c)) { atomic_add(nulls + c, size_type{1}); }
+    }
+    store(before, row);
   }
 };
 
-// The result of a bounded, sorted group-by (group_by/aggregate.hpp): its `groups` rows in key
-// order, written by one pass over the table's `slots`.
-template <class Schema, class Item, std::size_t NumKeys, class Fn>
-frame<Schema> write_sorted_groups(Fn const& fn, memory_kind kind, size_type slots, size_type groups,
-                                  std::array<bool, Schema::size> const& masked, std::array<data_type, Schema::size> const& types,
-                                  column_likes<Schema::size> const& likes, stream_ref stream, resource_ref mr) {
-  return write_frame<Schema>(groups, masked, types, likes, stream, mr, [&](auto const& views) {
-    using store_t = store_row_fn<std::remove_cvref_t<decltype(views)>>;
-    on_backend(kind, stream, [&](auto const& exec) {
-      exec.for_each_n(slots, place_sorted_group_fn<Fn, Item, NumKeys, store_t>{fn, slots, store_t{views}});
-    });
-    return groups;
-  });
+// What the host reads after the placing pass, in one wait: the number of groups (-1: the table
+// overflowed, the pass is rerun larger) and each output column's nulls.
+template <std::size_t N>
+struct sorted_group_counts {
+  size_type groups;
+  std::array<size_type, N> nulls;
+};
+
+// The result of a bounded, sorted group-by (group_by/aggregate.hpp): its rows in key order, written
+// by one pass over the table's `slots`; none where the table overflowed. Its columns are allocated
+// before run_pass() aggregates the rows (for as many rows as slots: a bounded table has 64), so that
+// the host does that work while the GPU reads the rows, and the placing pass follows the
+// aggregation with no wait between them: read() then learns the groups and every column's null count
+// at once (the nulls counted into `nulls`, cleared by run_pass), and the frame finishes without
+// another wait.
+template <class Schema, class Item, std::size_t NumKeys, class Fn, class RunPass, class Read>
+std::optional<frame<Schema>> write_sorted_groups(Fn const& fn, memory_kind kind, size_type slots,
+                                                 std::array<bool, Schema::size> const& masked,
+                                                 std::array<data_type, Schema::size> const& types,
+                                                 column_likes<Schema::size> const& likes, size_type* nulls, stream_ref stream,
+                                                 resource_ref mr, RunPass const& run_pass, Read const& read) {
+  bool overflowed = false;
+  std::array<size_type, Schema::size> known_nulls{};
+  auto result = write_frame<Schema>(
+      slots, masked, types, likes, stream, mr,
+      [&](auto const& views) {
+        using store_t = store_row_fn<std::remove_cvref_t<decltype(views)>>;
+        run_pass();
+        on_backend(kind, stream, [&](auto const& exec) {
+          exec.for_each_n(slots, place_sorted_group_fn<Fn, Item, NumKeys, store_t>{fn, slots, store_t{views}, nulls});
+        });
+        sorted_group_counts<Schema::size> const counts = read();
+        overflowed = counts.groups < 0;
+        if (overflowed) { return size_type{0}; }
+        // A column without a mask holds no nulls: any counted there are a non-nullable value's.
+        [&]<std::size_t... C>(std::index_sequence<C...>) {
+          ((known_nulls[C] = masked[C] && Schema::template field_at<C>::is_nullable ? counts.nulls[C] : 0), ...);
+        }(std::make_index_sequence<Schema::size>{});
+        return counts.groups;
+      },
+      &known_nulls);
+  if (overflowed) { return std::nullopt; }
+  return result;
 }
 
 }  // namespace colx::detail
