@@ -125,13 +125,17 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
   double const bound = fn_t::pair_sets == 0 ? groups_bound(std::span(likes.data(), num_keys)) : 0;
   bool const bounded = n > 0 && bound > 0 && use_private_caches(bound);
   bool counters_clear = false;    // no pass has touched them since they were cleared
+  // Where the keys can be written in key order by the pass (sorted_groups.hpp): their dictionaries'
+  // entries ranked, while the host prepares the pass.
+  constexpr bool in_place_keys = fn_t::packed && keys_sort_in_place<std::remove_cvref_t<decltype(keys)>>;
+  std::optional<uvector<std::uint64_t>> entry_ranks;
   size_type filter_sampled = 0;   // rows of a bounded group-by's filter sample whose count is not read yet
   if (bounded) {
     estimated_groups = bound;
     capacity = table_capacity<fn_t>(n, bound);
     // Only the filter's share of rows is judged, on fewer rows, without a table. The count is read
-    // once the table (and a sorted result's columns) are allocated and cleared (run_pass below):
-    // the wait then finds it done, where waiting here took a round trip to the GPU on its own.
+    // once the table is allocated and cleared (below): the wait then finds it done, where waiting
+    // here took a round trip to the GPU of its own. (A sorted result's key ranks are found meanwhile.)
     reset_counters();
     counters_clear = true;
     if constexpr (!std::is_same_v<Pred, expr::row_marker>) {
@@ -140,6 +144,9 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
       on_backend(kind, stream, [&](auto const& exec) { exec.for_each_n(filter_sampled, sample_kept_fn<fn_t>{draw}); });
     } else {
       fn.eager_loads = true;  // no filter: every row is kept (but those of null keys, with drop_null_keys)
+    }
+    if constexpr (in_place_keys) {
+      if (options.sorted) { entry_ranks.emplace(rank_key_entries<num_keys>(fn, kind, stream, work)); }
     }
   } else if (n > 0) {
     size_type const sampled = std::min(n, most_sampled_rows);
@@ -193,34 +200,31 @@ auto aggregate_impl(Frame const& f, Pred const& unbound_pred, std::tuple<Keys...
     }
     // The pass: the counters cleared (where a pass used them), the table cleared, the bounded
     // sample's verdict read (loads eager or not), the rows aggregated.
-    auto const run_pass = [&] {
-      if (!counters_clear) { reset_counters(); }
-      counters_clear = false;
-      on_backend(kind, stream, [&](auto const& exec) { clear_table<fn_t::table_entry_bytes>(exec, fn, slots); });
-      if (filter_sampled > 0) {
-        size_type kept = 0;
-        copy_bytes(&kept, memory_kind::host, kept_counter, kind, sizeof kept, stream);  // (waits)
-        fn.eager_loads = 2 * kept >= filter_sampled;  // at least half the sampled rows pass the filter
-        filter_sampled = 0;
-      }
-      // Few groups: each block first merges into its own shared-memory table.
-      on_backend(kind, stream, [&](auto const& exec) { aggregate_rows(exec, n, fn, pass); });
-    };
-    if constexpr (fn_t::packed && keys_sort_in_place<std::remove_cvref_t<decltype(keys)>>) {
-      if (options.sorted && bounded && slots <= most_slots_sorted_in_place) {
+    if (!counters_clear) { reset_counters(); }
+    counters_clear = false;
+    on_backend(kind, stream, [&](auto const& exec) { clear_table<fn_t::table_entry_bytes>(exec, fn, slots); });
+    if (filter_sampled > 0) {
+      size_type kept = 0;
+      copy_bytes(&kept, memory_kind::host, kept_counter, kind, sizeof kept, stream);  // (waits)
+      fn.eager_loads = 2 * kept >= filter_sampled;  // at least half the sampled rows pass the filter
+      filter_sampled = 0;
+    }
+    // Few groups: each block first merges into its own shared-memory table.
+    on_backend(kind, stream, [&](auto const& exec) { aggregate_rows(exec, n, fn, pass); });
+    if constexpr (in_place_keys) {
+      if (entry_ranks.has_value() && slots <= most_slots_sorted_in_place) {
         // The groups and their null counts are read in one wait, after the rows are written.
         auto const read_groups = [&] {
           counts const c = read_counters();
           return sorted_group_counts<out_schema::size>{c.overflow != 0 ? size_type{-1} : c.groups, c.nulls};
         };
-        auto sorted = write_sorted_groups<out_schema, item, num_keys>(fn, kind, slots, masked, types, likes, null_counters,
-                                                                      stream, mr, run_pass, read_groups);
+        auto sorted = write_sorted_groups<out_schema, item, num_keys>(fn, kind, slots, masked, types, likes, entry_ranks->data(),
+                                                                      null_counters, stream, mr, read_groups);
         if (sorted.has_value()) { return std::move(*sorted); }
         capacity *= 4;  // too many groups for this table (the bound was wrong): again, four times larger
         continue;
       }
     }
-    run_pass();
     counts const c = read_counters();
     if (c.overflow != 0) {  // too many groups (or pairs) for this table: again, four times larger
       capacity *= 4;

@@ -140,11 +140,11 @@ struct group_table_fn<Inputs, Pred, tuple<Keys...>, tuple<Aggs...>> {
   static constexpr std::size_t sample_entry_bytes = sizeof(std::uint64_t);
   [[nodiscard]] static constexpr size_type table_slots(size_type capacity) { return capacity + (packed ? 1 : 0); }
   COLX_HOST_DEVICE bool occupied(std::uint64_t s) const {
-    if constexpr (packed) {
-      return s > slot_mask ? *word_at(s) != 0 : *word_at(s) != empty_word;
-    } else {
-      return *rep_at(s) != empty_slot;
-    }
+    if constexpr (packed) { return occupied_word(s, *word_at(s)); }
+    return *rep_at(s) != empty_slot;
+  }
+  COLX_HOST_DEVICE bool occupied_word(std::uint64_t s, std::uint64_t word) const {  // slot s's header is word (packed)
+    return s > slot_mask ? word != 0 : word != empty_word;
   }
   COLX_HOST_DEVICE void clear(std::uint64_t s) const {
     if constexpr (packed) {
