@@ -345,10 +345,10 @@ TEST_CASE("dec: a 64-bit product beyond 18 digits is null", "[types]") {
   CHECK(sq[3]->unscaled == std::int64_t{12345} * 12345);
 }
 
-// The 64-bit products' check by the factors' bit lengths (types/dec_checked.hpp), on the backend
-// under test: random factors of every size up to 15 digits, both signs, against a 128-bit product
-// on the host; and the edges: 10^18 - 1 fits, 10^18 and a product past 2^63 do not, zero times
-// the widest factor is zero.
+// The 64-bit products' check (types/dec_checked.hpp), on the backend under test: random factors of
+// every size up to 15 digits, both signs, against a 128-bit product on the host; and the edges:
+// 10^18 - 1 fits, 10^18 and a product past 2^63 do not, zero times the widest factor is zero,
+// products within a few units of 10^18.
 TEST_CASE("dec: 64-bit products, null exactly past 18 digits, against 128-bit products", "[types]") {
   using S = colx::schema<colx::field<"a", money>, colx::field<"b", money>>;
   std::mt19937_64 rng(7);
@@ -369,10 +369,21 @@ TEST_CASE("dec: 64-bit products, null exactly past 18 digits, against 128-bit pr
   std::vector<std::pair<std::int64_t, std::int64_t>> const edges{{999999999, 999999999}, {1000000000, 1000000000},
                                                                    {-1000000000, 1000000000}, {top, top},
                                                                    {top, -top}, {333333333, 3000000003}, {0, top},
-                                                                   {3037000499, 3037000499}, {3037000500, 3037000500}};
+                                                                   {3037000499, 3037000499}, {3037000500, 3037000500},
+                                                                   {999999999, 1000000001}, {-1000000001, 999999999},
+                                                                   {top, 1000}, {top, 1001}, {125000000000000, 8000},
+                                                                   {124999999999999, -8000}};
   for (auto const& [x, y] : edges) {
     a.push_back(m(x));
     b.push_back(m(y));
+  }
+  // Products within a few units of 10^18 either side (the check's double estimate cannot tell
+  // those apart: its exact 64-bit product must).
+  for (int i = 0; i < 200; ++i) {
+    auto const x = static_cast<std::int64_t>(100000000000000 + rng() % 900000000000000);  // 15 digits
+    std::int64_t const y = 1000000000000000000 / x;
+    a.push_back(m(x));
+    b.push_back(m(y + static_cast<std::int64_t>(i % 3) - 1));
   }
   a.push_back(std::nullopt);
   b.push_back(m(1));
