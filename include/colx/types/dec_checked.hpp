@@ -30,8 +30,8 @@ constexpr COLX_HOST_DEVICE uint128_t unsigned_magnitude(int128_t v) {
 // is within a relative 2^-51 of the true a * b (two conversions and a multiplication, each rounding
 // by at most 2^-53). So where it is under limit * (1 + 2^-40), |a * b| is under about 1.0000000001 *
 // 10^18 < 2^63, the 64-bit product is exact, and its own test is the answer; where it is not, |a * b|
-// is past limit. (Bit lengths of the magnitudes, the test this replaces, took about 35
-// instructions a product on the GPU, this about 15.)
+// is past limit. (The test this replaced, by the bit lengths of the magnitudes, took about 35
+// instructions a product on the GPU; TPC-H Q1's kernel ran 28 fewer a row for its two products.)
 constexpr COLX_HOST_DEVICE bool product_within(std::int64_t a, std::int64_t b, std::int64_t limit, std::int64_t& product) {
   product = static_cast<std::int64_t>(static_cast<std::uint64_t>(a) * static_cast<std::uint64_t>(b));  // wraps past 2^63
   double const estimate = static_cast<double>(a) * static_cast<double>(b);
