@@ -7,6 +7,7 @@
 //   colx-tpch --data DIR [--queries 1-22 | 1,3,6] [--repeat N] [--out DIR] [--rows N]
 #include <colx/colx.hpp>
 #include <colx/io/csv.hpp>
+#include <colx/tpch/queries/inputs.hpp>
 #include <colx/tpch/queries/run.hpp>
 
 #include "runner_common.hpp"
@@ -121,13 +122,18 @@ int main(int argc, char** argv) {
         ++failed;
       }
     }
+    // Beside each time, the bytes of the columns the query reads (each once: the least any plan
+    // reads, inputs.hpp) and the rate that makes.
     double total = 0;
-    std::printf("query  time (ms, median of %d)\n", std::max(1, repeat - 1));
+    double total_mb = 0;
+    std::printf("query  time (ms, median of %d)  read (MB)      GB/s\n", std::max(1, repeat - 1));
     for (auto const& [q, ms] : times) {
-      std::printf("Q%-5d %10.3f\n", q, ms);
+      double const mb = static_cast<double>(colx::tpch::queries::input_bytes(db, q)) / 1e6;
+      std::printf("Q%-5d %10.3f %20.1f %9.1f\n", q, ms, mb, mb / ms);
       total += ms;
+      total_mb += mb;
     }
-    std::printf("sum    %10.3f  (%zu queries)\n", total, times.size());
+    std::printf("sum    %10.3f %20.1f %9.1f  (%zu queries)\n", total, total_mb, total > 0 ? total_mb / total : 0.0, times.size());
     std::printf("end to end (the load, then each query once at its median): %.1f ms\n", load_ms + total);
     return failed == 0 ? 0 : 1;
   } catch (std::exception const& e) {

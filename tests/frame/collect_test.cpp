@@ -8,6 +8,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <string_view>
 #include <vector>
 
 using namespace colx::literals;
@@ -105,4 +106,23 @@ TEST_CASE("frame: explain names the expressions, the columns read and the bytes"
   CHECK(cost.bytes_written == 0);
   // x is nullable with a mask: 8 bytes a row plus its mask words; k is 4 bytes a row.
   CHECK(cost.bytes_read == 1000 * 8 + colx::bitmask_words(1000) * 4 + 1000 * 4);
+}
+
+TEST_CASE("frame: bytes_of_columns counts named columns as explain counts a plan's", "[frame]") {
+  for (colx::size_type const n : {0, 1, 1000}) {
+    CAPTURE(n);
+    auto const f = make_frame(random_rows(n, 5));
+    std::vector<std::string_view> const kx{"k", "x"};
+    auto const cost = colx::plan(f | colx::filter("k"_c > 10), colx::reduce(colx::sum("x"_c)));
+    CHECK(colx::bytes_of_columns(f, kx) == cost.bytes_read);
+    std::vector<std::string_view> const s{"s", "s"};  // a name twice is read once
+    std::size_t chars = 0;
+    for (auto const& v : random_rows(n, 5).s) { chars += v ? v->size() : 0; }
+    auto const strings = colx::bytes_of_columns(f, s);
+    CHECK(strings >= chars + static_cast<std::size_t>(n) * 4);  // the bytes and the offsets at least
+    CHECK(colx::bytes_of_columns(f, std::vector<std::string_view>{}) == 0);
+    std::vector<std::string_view> const typo{"k", "y"};
+    CHECK_THROWS_AS(colx::bytes_of_columns(f, typo), colx::logic_error);
+    CHECK_THROWS_WITH(colx::bytes_of_columns(f, typo), Catch::Contains("no column named \"y\""));
+  }
 }

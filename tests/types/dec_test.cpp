@@ -347,8 +347,8 @@ TEST_CASE("dec: a 64-bit product beyond 18 digits is null", "[types]") {
 
 // The 64-bit products' check (types/dec_checked.hpp), on the backend under test: random factors of
 // every size up to 15 digits, both signs, against a 128-bit product on the host; and the edges:
-// 10^18 - 1 fits, 10^18 and a product past 2^63 do not, zero times the widest factor is zero,
-// products within a few units of 10^18.
+// 10^18 - 1 fits, 10^18, 10^18 + 1 and products past 2^63 (two that wrap back into range) do
+// not, zero times the widest factor is zero, products within 900,000 of 10^18.
 TEST_CASE("dec: 64-bit products, null exactly past 18 digits, against 128-bit products", "[types]") {
   using S = colx::schema<colx::field<"a", money>, colx::field<"b", money>>;
   std::mt19937_64 rng(7);
@@ -372,18 +372,24 @@ TEST_CASE("dec: 64-bit products, null exactly past 18 digits, against 128-bit pr
                                                                    {3037000499, 3037000499}, {3037000500, 3037000500},
                                                                    {999999999, 1000000001}, {-1000000001, 999999999},
                                                                    {top, 1000}, {top, 1001}, {125000000000000, 8000},
-                                                                   {124999999999999, -8000}};
+                                                                   {124999999999999, -8000}, {1000001, 999999000001},
+                                                                   {999999, 1000001000001}, {4294967296, 4294967296},
+                                                                   {4294967296, 4294967297}};
   for (auto const& [x, y] : edges) {
     a.push_back(m(x));
     b.push_back(m(y));
   }
-  // Products within a few units of 10^18 either side (the check's double estimate cannot tell
-  // those apart: its exact 64-bit product must).
-  for (int i = 0; i < 200; ++i) {
-    auto const x = static_cast<std::int64_t>(100000000000000 + rng() % 900000000000000);  // 15 digits
-    std::int64_t const y = 1000000000000000000 / x;
-    a.push_back(m(x));
-    b.push_back(m(y + static_cast<std::int64_t>(i % 3) - 1));
+  // Products within 900,000 of 10^18 either side, where the check's double estimate cannot tell
+  // them from 10^18 and its exact 64-bit product must: x * (10^18 / x + d) for x = 2^i 5^j.
+  for (std::int64_t x = 1000; x <= 900000; ++x) {
+    std::int64_t rest = x;
+    while (rest % 2 == 0) { rest /= 2; }
+    while (rest % 5 == 0) { rest /= 5; }
+    if (rest != 1) { continue; }
+    for (std::int64_t const d : {-1, 0, 1}) {
+      a.push_back(m(x % 3 == 0 ? -x : x));
+      b.push_back(m(1000000000000000000 / x + d));
+    }
   }
   a.push_back(std::nullopt);
   b.push_back(m(1));

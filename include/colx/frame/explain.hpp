@@ -5,8 +5,12 @@
 // the minimum the plan needs.
 #include <colx/frame/pipeline.hpp>
 
+#include <cstddef>
+#include <span>
 #include <sstream>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace colx {
@@ -75,6 +79,29 @@ std::vector<bool> used_columns(Exprs const&... unbound) {
   (expr::mark_columns(expr::bind<typename Frame::schema_type>(unbound), used), ...);
   return used;
 }
+
+}  // namespace detail
+
+// The least bytes reading the named columns of f takes, each once, counted as plan() counts a
+// stage's inputs: for work of several stages over several frames (a TPC-H query), whose time a
+// benchmark sets beside the bytes of its inputs. A name f lacks is an error that names it.
+template <class Frame>
+[[nodiscard]] std::size_t bytes_of_columns(Frame const& f, std::span<std::string_view const> names) {
+  using schema_t = typename Frame::schema_type;
+  std::vector<bool> used(schema_t::size, false);
+  for (std::string_view const name : names) {
+    std::size_t found = detail::not_found;
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      (void)((schema_t::template field_at<I>::name.view() == name && (found = I, true)) || ...);
+    }(std::make_index_sequence<schema_t::size>{});
+    COLX_EXPECTS(found != detail::not_found, "bytes_of_columns: the frame has no column named \"", name, "\"");
+    used[found] = true;
+  }
+  std::ostringstream listing;  // (what plan() prints; unused here)
+  return detail::read_bytes(f, used, listing);
+}
+
+namespace detail {
 
 inline std::string cost_lines(plan_cost const& c) {
   std::ostringstream out;

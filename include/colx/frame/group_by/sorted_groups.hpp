@@ -70,9 +70,9 @@ struct rank_key_entries_fn<Fn, std::index_sequence<K...>> {
     using bound = std::remove_cvref_t<decltype(get<J>(fn.keys))>;
     if constexpr (is_codes_key<bound>) {
       auto const& entries = get<bound::position>(fn.in).values;
-      if (key == J && entry < entries.size) {
+      if (key == J) {  // (bytes past the entries are never read, but written: the word is read whole)
         ranks[J * most_entries_sorted_in_place + static_cast<std::size_t>(entry)] =
-            static_cast<std::uint8_t>(entry_rank(entries, entries.size, entry));
+            entry < entries.size ? static_cast<std::uint8_t>(entry_rank(entries, entries.size, entry)) : std::uint8_t{0};
       }
     }
   }
@@ -80,11 +80,16 @@ struct rank_key_entries_fn<Fn, std::index_sequence<K...>> {
 template <std::size_t NumKeys, class Fn>
 uvector<std::uint64_t> rank_key_entries(Fn const& fn, memory_kind kind, stream_ref stream, resource_ref mr) {
   uvector<std::uint64_t> words(static_cast<size_type>(NumKeys), stream, mr);
-  auto* const bytes = reinterpret_cast<std::uint8_t*>(words.data());
-  on_backend(kind, stream, [&](auto const& exec) {
-    exec.for_each_n(static_cast<size_type>(NumKeys) * most_entries_sorted_in_place,
-                    rank_key_entries_fn<Fn, std::make_index_sequence<NumKeys>>{fn, bytes});
-  });
+  constexpr bool any_codes = []<std::size_t... K>(std::index_sequence<K...>) {
+    return (is_codes_key<std::remove_cvref_t<decltype(get<K>(std::declval<Fn const&>().keys))>> || ...);
+  }(std::make_index_sequence<NumKeys>{});
+  if constexpr (any_codes) {  // (booleans only: nothing to rank, and no word is read)
+    auto* const bytes = reinterpret_cast<std::uint8_t*>(words.data());
+    on_backend(kind, stream, [&](auto const& exec) {
+      exec.for_each_n(static_cast<size_type>(NumKeys) * most_entries_sorted_in_place,
+                      rank_key_entries_fn<Fn, std::make_index_sequence<NumKeys>>{fn, bytes});
+    });
+  }
   return words;
 }
 
