@@ -122,8 +122,8 @@ int main(int argc, char** argv) {
         ++failed;
       }
     }
-    // Beside each time, the bytes of the columns the query reads (each once: the least any plan
-    // reads, inputs.hpp) and the rate that makes.
+    // Beside each time, the bytes of the columns the query reads (each once, inputs.hpp) and the
+    // rate that makes (past the memory's where a filter skips what it drops: Q6).
     double total = 0;
     double total_mb = 0;
     std::printf("query  time (ms, median of %d)  read (MB)      GB/s\n", std::max(1, repeat - 1));
