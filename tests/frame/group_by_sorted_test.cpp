@@ -40,6 +40,14 @@ struct key_less {
     return null_last_less(std::get<2>(a), std::get<2>(b));
   }
 };
+// Two keys in key order, each with nulls last.
+struct pair_less {
+  template <class Pair>
+  bool operator()(Pair const& a, Pair const& b) const {
+    if (a.first != b.first) { return null_last_less(a.first, b.first); }
+    return null_last_less(a.second, b.second);
+  }
+};
 struct sums {
   std::int64_t rows = 0;
   std::int64_t total = 0;
@@ -156,12 +164,7 @@ TEST_CASE("group_by sorted: a boolean with nulls and a dictionary, and unaligned
     // A boolean with nulls (3 values) by 2 linestatuses: at most 6 groups, in place.
     auto const r = part | colx::group_by(colx::group_by_options{.sorted = true}, "b"_c, "ls"_c) |
                    colx::aggregate(colx::count().as<"rows">(), colx::sum("x"_c).as<"total">());
-    std::map<std::pair<std::optional<bool>, std::optional<std::string>>, sums,
-             decltype([](auto const& a, auto const& b) {
-               if (a.first != b.first) { return null_last_less(a.first, b.first); }
-               return null_last_less(a.second, b.second);
-             })>
-        want;
+    std::map<std::pair<std::optional<bool>, std::optional<std::string>>, sums, pair_less> want;
     for (size_type i = begin; i < end; ++i) {
       auto& cell = want[{t.b[i], decode(t.ls[i], linestatuses)}];
       cell.rows += 1;
@@ -254,12 +257,7 @@ TEST_CASE("group_by sorted: null aggregates and a strings result, counted with t
           std::optional<std::int64_t> total;
           std::optional<std::string> top;
         };
-        std::map<std::pair<std::optional<std::string>, std::optional<std::string>>, cell,
-                 decltype([](auto const& a, auto const& b) {
-                   if (a.first != b.first) { return null_last_less(a.first, b.first); }
-                   return null_last_less(a.second, b.second);
-                 })>
-            want;
+        std::map<std::pair<std::optional<std::string>, std::optional<std::string>>, cell, pair_less> want;
         for (size_type i = begin; i < end; ++i) {
           if (t.x[i] <= above) { continue; }
           auto& c = want[{decode(t.rf[i], returnflags), decode(t.ls[i], linestatuses)}];
