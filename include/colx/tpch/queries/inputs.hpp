@@ -47,25 +47,21 @@ inline constexpr std::array<query_input_list, 22> query_inputs{{
 }};
 
 // The bytes of query q's input columns in db, each once, as explain() counts a stage's inputs.
+// A table's columns are those of its prefix (no prefix starts another: "p_" is not "ps_").
 [[nodiscard]] inline std::size_t input_bytes(database const& db, int q) {
   COLX_EXPECTS(q >= 1 && q <= static_cast<int>(query_inputs.size()), "TPC-H has queries 1 to 22, not ", q);
-  std::vector<std::string_view> names[8];  // by table, in the order of the prefixes below
-  constexpr std::array<std::string_view, 8> prefixes{"ps_", "n_", "r_", "p_", "s_", "c_", "o_", "l_"};  // ps_ before p_
-  std::string_view rest = query_inputs[static_cast<std::size_t>(q - 1)].columns;
-  while (!rest.empty()) {
-    std::size_t const end = std::min(rest.find(' '), rest.size());
-    std::string_view const name = rest.substr(0, end);
-    rest.remove_prefix(std::min(end + 1, rest.size()));
-    for (std::size_t t = 0; t < prefixes.size(); ++t) {
-      if (name.starts_with(prefixes[t])) {
-        names[t].push_back(name);
-        break;
-      }
+  std::string_view const columns = query_inputs[static_cast<std::size_t>(q - 1)].columns;
+  auto const bytes_of = [&](auto const& table, std::string_view prefix) {
+    std::vector<std::string_view> names;
+    for (std::string_view rest = columns; !rest.empty();) {
+      std::size_t const end = std::min(rest.find(' '), rest.size());
+      if (rest.starts_with(prefix)) { names.push_back(rest.substr(0, end)); }
+      rest.remove_prefix(std::min(end + 1, rest.size()));
     }
-  }
-  return bytes_of_columns(db.partsupp, names[0]) + bytes_of_columns(db.nation, names[1]) + bytes_of_columns(db.region, names[2]) +
-         bytes_of_columns(db.part, names[3]) + bytes_of_columns(db.supplier, names[4]) + bytes_of_columns(db.customer, names[5]) +
-         bytes_of_columns(db.orders, names[6]) + bytes_of_columns(db.lineitem, names[7]);
+    return bytes_of_columns(table, names);
+  };
+  return bytes_of(db.nation, "n_") + bytes_of(db.region, "r_") + bytes_of(db.part, "p_") + bytes_of(db.supplier, "s_") +
+         bytes_of(db.partsupp, "ps_") + bytes_of(db.customer, "c_") + bytes_of(db.orders, "o_") + bytes_of(db.lineitem, "l_");
 }
 
 }  // namespace colx::tpch::queries
