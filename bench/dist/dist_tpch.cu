@@ -8,6 +8,7 @@
 // on rank 0. Rank 0 writes each answer (--out DIR: DIR/<ranks>/qNN.csv, as colx-tpch --out does,
 // for tests/tpch/compare_duckdb.py --answers), which must be the same for every number of GPUs.
 //   bench_dist_tpch --data DIR [--ranks 1,2,4] [--queries 1-22] [--repeat 5] [--out DIR]
+//                   [--explain summary|full]   (rank 0's steps, exchanges and collectives a query)
 #include "../../examples/tpch/runner_common.hpp"
 #include "../bench_common.cuh"
 #include "ranks.cuh"
@@ -38,6 +39,7 @@ struct options {
   std::string out;
   std::vector<int> queries;
   int repeat = 5;
+  std::string explain;  // "summary" or "full": rank 0's distributed steps of each query's last run
 };
 
 int run_rank(options const& o, int rank, int ranks, std::filesystem::path const& rendezvous) {
@@ -71,10 +73,13 @@ int run_rank(options const& o, int rank, int ranks, std::filesystem::path const&
     // A query that throws on one rank throws on every rank (dist::agreed): all go on alike.
     try {
       double const ms = colx::bench::slowest_rank_ms(world, [&] { (void)found->second(db); }, o.repeat);
+      world.clear_traffic();
       auto const answer = found->second(db);
       sum += ms;
       if (!root) { continue; }
       std::printf("%d GPU(s) Q%02d %9.3f ms  %lld rows\n", ranks, n, ms, static_cast<long long>(answer.table.num_rows()));
+      if (o.explain == "summary") { std::printf("    %s\n", dist::explain_summary(world).c_str()); }
+      if (o.explain == "full") { std::printf("%s", dist::explain(world).c_str()); }
       std::fflush(stdout);
       if (!answers.empty()) { colx::write_csv(answer.table, colx::tpch::runner::answer_path(answers, n)); }
     } catch (std::exception const& e) {
@@ -97,12 +102,13 @@ int main(int argc, char** argv) {
   o.data = option(argc, argv, "--data", "");
   o.out = option(argc, argv, "--out", "");
   o.repeat = std::stoi(option(argc, argv, "--repeat", "5"));
+  o.explain = option(argc, argv, "--explain", "");
   o.queries = colx::tpch::runner::parse_queries(option(argc, argv, "--queries", "1-22"));
   std::vector<int> rank_counts;
   std::stringstream ss(option(argc, argv, "--ranks", "1,2"));
   for (std::string x; std::getline(ss, x, ',');) { rank_counts.push_back(std::stoi(x)); }
   if (o.data.empty()) {
-    std::fprintf(stderr, "usage: bench_dist_tpch --data DIR [--ranks 1,2,4] [--queries 1-22] [--repeat 5] [--out DIR]\n");
+    std::fprintf(stderr, "usage: bench_dist_tpch --data DIR [--ranks 1,2,4] [--queries 1-22] [--repeat 5] [--out DIR] [--explain summary|full]\n");
     return 2;
   }
   o.repeat = std::max(1, o.repeat);

@@ -6,7 +6,7 @@
 // sorts and top-ks run distributed; its answer, gathered on rank 0, is printed and written
 // (--out DIR, one CSV a query) as colx-tpch's are, so tests/tpch/compare_duckdb.py compares them
 // with DuckDB's (its --launcher option runs this under mpirun).
-//   mpirun -n 2 colx-tpch-dist --data DIR [--queries 1-22] [--out DIR] [--rows N]
+//   mpirun -n 2 colx-tpch-dist --data DIR [--queries 1-22] [--out DIR] [--rows N] [--explain summary|full]
 #include <colx/colx.hpp>
 #include <colx/dist.hpp>
 #include <colx/dist/mpi_communicator.hpp>
@@ -34,12 +34,13 @@ int main(int argc, char** argv) {
   bool const root = world.rank() == 0;
   std::string const data = option(argc, argv, "--data", "");
   if (data.empty()) {
-    if (root) { std::cout << "usage: mpirun -n RANKS colx-tpch-dist --data DIR [--queries 1-22] [--out DIR] [--rows N]\n"; }
+    if (root) { std::cout << "usage: mpirun -n RANKS colx-tpch-dist --data DIR [--queries 1-22] [--out DIR] [--rows N] [--explain summary|full]\n"; }
     return 0;
   }
   int failed = 0;
   try {
     std::string const out = option(argc, argv, "--out", "");
+    std::string const explain = option(argc, argv, "--explain", "");  // "summary" or "full": rank 0's steps a query
     auto const rows = static_cast<colx::size_type>(std::stoll(option(argc, argv, "--rows", "10")));
     auto const wanted = colx::tpch::runner::parse_queries(option(argc, argv, "--queries", "1-22"));
     auto const mr = colx::get_current_resource();
@@ -67,11 +68,14 @@ int main(int argc, char** argv) {
       }
       // A query that fails on one rank fails on every rank (dist::agreed), so all go on alike.
       try {
+        world.clear_traffic();
         auto const started = std::chrono::steady_clock::now();
         auto const answer = found->second(db);
         double const ms = milliseconds_since(started);
         if (!root) { continue; }
         std::printf("Q%d (%lld rows, %.3f ms over %d ranks)\n", n, static_cast<long long>(answer.table.num_rows()), ms, world.size());
+        if (explain == "summary") { std::printf("  %s\n", colx::dist::explain_summary(world).c_str()); }
+        if (explain == "full") { std::printf("%s", colx::dist::explain(world).c_str()); }
         std::cout << answer.print({.max_rows = rows}) << "\n\n";
         if (!out.empty()) {
           colx::write_csv(answer.table, colx::tpch::runner::answer_path(out, n));

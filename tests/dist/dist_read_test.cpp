@@ -111,37 +111,46 @@ TEST_CASE("a strings column widened to int64 offsets keeps its rows", "[dist]") 
 TEST_CASE("dictionary columns move between ranks that hold different dictionaries", "[dist]") {
   auto& world = colx::test::world();
   using coded = colx::schema<colx::field<"k", std::int64_t>, colx::field<"d", colx::dictionary<colx::string_view, std::int16_t>, colx::nullable>>;
-  // Rank r's rows: keys r*1000 + i; values shared by all ranks and values of its own.
-  auto const rows_of = [&](int r, std::vector<std::int64_t>& k, std::vector<std::optional<std::string>>& d) {
+  // Rank r's rows: keys r*1000 + i. Its values: some shared by all ranks and some of its own
+  // (different dictionaries); the same few on every rank (equal dictionaries, which join without
+  // recoding); or as many values of the same lengths as every other rank, but its own (equal in
+  // size, different in bytes: they must be recoded).
+  enum class values { mixed, equal, same_sizes };
+  auto const rows_of = [&](values kind, int r, std::vector<std::int64_t>& k, std::vector<std::optional<std::string>>& d) {
     for (int i = 0; i < 300 + 50 * r; ++i) {
       k.push_back(r * 1000 + i);
+      std::string const own = "rank" + std::to_string(r) + "-" + std::to_string(i % 3);
+      std::string const common = "common-" + std::to_string(i % 5);
       d.push_back(i % 7 == 0 ? std::nullopt
-                             : std::optional<std::string>(i % 2 == 0 ? "common-" + std::to_string(i % 5)
-                                                                     : "rank" + std::to_string(r) + "-" + std::to_string(i % 3)));
+                  : kind == values::equal      ? std::optional<std::string>(common)
+                  : kind == values::same_sizes ? std::optional<std::string>(own)
+                                               : std::optional<std::string>(i % 2 == 0 ? common : own));
     }
   };
   auto const mr = colx::test::backend_resource();
-  std::vector<std::int64_t> k;
-  std::vector<std::optional<std::string>> d;
-  rows_of(world.rank(), k, d);
-  colx::frame<coded> const mine(colx::make_column<std::int64_t>(k, {}, mr),
-                                colx::encode<std::int16_t>(colx::make_strings_column(d, colx::type_id::int32, {}, mr)));
-  dist::dist_frame<coded> const local(world, mine);
-  auto const all = dist::gather(dist::hash_shuffle(local, "k"_c));
-  if (world.rank() == 0) {
-    std::vector<std::pair<std::int64_t, std::optional<std::string>>> expected, got;
-    for (int r = 0; r < world.size(); ++r) {
-      std::vector<std::int64_t> rk;
-      std::vector<std::optional<std::string>> rd;
-      rows_of(r, rk, rd);
-      for (std::size_t i = 0; i < rk.size(); ++i) { expected.emplace_back(rk[i], rd[i]); }
+  for (values kind : {values::mixed, values::equal, values::same_sizes}) {
+    std::vector<std::int64_t> k;
+    std::vector<std::optional<std::string>> d;
+    rows_of(kind, world.rank(), k, d);
+    colx::frame<coded> const mine(colx::make_column<std::int64_t>(k, {}, mr),
+                                  colx::encode<std::int16_t>(colx::make_strings_column(d, colx::type_id::int32, {}, mr)));
+    dist::dist_frame<coded> const local(world, mine);
+    auto const all = dist::gather(dist::hash_shuffle(local, "k"_c));
+    if (world.rank() == 0) {
+      std::vector<std::pair<std::int64_t, std::optional<std::string>>> expected, got;
+      for (int r = 0; r < world.size(); ++r) {
+        std::vector<std::int64_t> rk;
+        std::vector<std::optional<std::string>> rd;
+        rows_of(kind, r, rk, rd);
+        for (std::size_t i = 0; i < rk.size(); ++i) { expected.emplace_back(rk[i], rd[i]); }
+      }
+      auto const keys = colx::test::read(all["k"_c]);
+      auto const decoded = colx::to_strings(colx::decode(all["d"_c]).view());
+      for (std::size_t i = 0; i < keys.size(); ++i) { got.emplace_back(*keys[i], decoded[i]); }
+      std::sort(expected.begin(), expected.end());
+      std::sort(got.begin(), got.end());
+      CHECK(got == expected);
     }
-    auto const keys = colx::test::read(all["k"_c]);
-    auto const values = colx::to_strings(colx::decode(all["d"_c]).view());
-    for (std::size_t i = 0; i < keys.size(); ++i) { got.emplace_back(*keys[i], values[i]); }
-    std::sort(expected.begin(), expected.end());
-    std::sort(got.begin(), got.end());
-    CHECK(got == expected);
   }
 }
 

@@ -397,5 +397,12 @@ TEST_CASE("explain lists what each distributed step moved", "[dist]") {
   (void)dist::hash_shuffle(d, "k"_c);
   auto const text = dist::explain(world);
   CHECK_THAT(text, Catch::Contains("scatter"));
+  CHECK_THAT(text, Catch::Contains("host-value collectives"));
   if (world.size() > 1) { CHECK_THAT(text, Catch::Contains("hash shuffle")); }
+  // A shuffle takes four collectives: the partition's agreement, the sizes (which carry every
+  // rank's readiness and column types), the receive buffers' agreement and the assembly's.
+  world.clear_traffic();
+  (void)dist::hash_shuffle(d, "k"_c);
+  CHECK(world.collectives().calls == (world.size() > 1 ? 4 : 0));
+  CHECK_THAT(dist::explain_summary(world), Catch::Contains("collectives"));
 }

@@ -64,7 +64,7 @@ struct bitmask_slice {
 [[nodiscard]] inline size_type count_set_bits(bitmask_type const* mask, size_type begin, size_type end,
                                               memory_kind kind, stream_ref stream = {}) {
   detail::check_bit_range(begin, end);
-  if (mask == nullptr) { return end - begin; }
+  if (mask == nullptr || begin == end) { return end - begin; }  // (no reduction and wait for nothing)
   return on_backend(kind, stream, [&](auto const& exec) {
     return exec.transform_reduce(bitmask_words(end - begin), size_type{0}, detail::count_set_bits_fn{mask, begin, end},
                                  detail::sum_fn{});

@@ -90,61 +90,82 @@ inline buffer concatenate_masks(std::span<any_column_view const> views, size_typ
   return mask;
 }
 
-struct concatenate_strings_offsets {
-  std::span<any_column_view const> views;
-  memory_kind kind;
-  stream_ref stream;
-
-  // Appends each view's rebased offsets to `out` and returns the chars each view contributes.
-  template <class Out>
-  std::vector<std::pair<size_type, size_type>> operator()(Out* out) const {
-    std::vector<std::pair<size_type, size_type>> char_ranges;
-    size_type row = 0;
-    Out chars = 0;
-    for (auto const& v : views) {
-      strings_column_view const s(v);
-      auto const ranges = s.visit([&](auto const& dv) {
-        using In = std::remove_cv_t<std::remove_pointer_t<decltype(dv.offsets)>>;
-        if (s.empty()) { return std::pair<size_type, size_type>{0, 0}; }
-        In const first = read_value(dv.offsets, kind, stream);
-        In const last = read_value(dv.offsets + s.size(), kind, stream);
-        on_backend(kind, stream, [&](auto const& exec) {
-          exec.for_each_n(s.size() + 1, rebase_offsets_fn<In, Out>{out + row, dv.offsets, first, chars});
-        });
-        return std::pair<size_type, size_type>{first, last};
-      });
-      char_ranges.push_back(ranges);
-      chars += static_cast<Out>(ranges.second - ranges.first);
-      row += s.size();
+// The first and last offset of each strings view, in one wait rather than two a view: on the
+// device, every pair is copied into one staging buffer (in stream order) and that is read once.
+// An empty view reads (0, 0).
+inline std::vector<std::pair<std::int64_t, std::int64_t>> offset_bounds(std::span<any_column_view const> views, memory_kind kind,
+                                                                        stream_ref stream) {
+  std::vector<std::pair<std::int64_t, std::int64_t>> bounds(views.size(), {0, 0});
+  if (is_host_accessible(kind)) {
+    if (kind == memory_kind::pinned) { stream.synchronize(); }  // written by earlier device work
+    for (std::size_t i = 0; i < views.size(); ++i) {
+      strings_column_view const s(views[i]);
+      if (s.empty()) { continue; }
+      s.visit([&](auto const& dv) { bounds[i] = {dv.offsets[0], dv.offsets[s.size()]}; });
     }
-    if (row == 0) { copy_bytes(out, kind, &chars, memory_kind::host, sizeof(Out), stream); }
-    return char_ranges;
+    return bounds;
   }
-};
+  // Each offset (4 or 8 bytes, little-endian) lands in the low bytes of a zeroed 8-byte slot.
+  buffer staging(views.size() * 2 * sizeof(std::int64_t), stream, get_current_resource(kind));
+  fill_bytes(staging.data(), kind, 0, staging.size(), stream);
+  auto* const slots = static_cast<std::int64_t*>(staging.data());
+  for (std::size_t i = 0; i < views.size(); ++i) {
+    strings_column_view const s(views[i]);
+    if (s.empty()) { continue; }
+    s.visit([&](auto const& dv) {
+      std::size_t const width = sizeof(*dv.offsets);
+      copy_bytes(slots + 2 * i, kind, dv.offsets, kind, width, stream);
+      copy_bytes(slots + 2 * i + 1, kind, dv.offsets + s.size(), kind, width, stream);
+    });
+  }
+  copy_bytes(bounds.data(), memory_kind::host, slots, kind, staging.size(), stream);
+  return bounds;
+}
+
+// Appends each view's offsets, rebased, to `out` (the chars of view i start where view i - 1's
+// end); `bounds` are the views' first and last offsets (offset_bounds).
+template <class Out>
+void append_rebased_offsets(std::span<any_column_view const> views, std::span<std::pair<std::int64_t, std::int64_t> const> bounds,
+                            Out* out, memory_kind kind, stream_ref stream) {
+  size_type row = 0;
+  Out chars = 0;
+  for (std::size_t i = 0; i < views.size(); ++i) {
+    strings_column_view const s(views[i]);
+    if (!s.empty()) {
+      s.visit([&](auto const& dv) {
+        using In = std::remove_cv_t<std::remove_pointer_t<decltype(dv.offsets)>>;
+        on_backend(kind, stream, [&](auto const& exec) {
+          exec.for_each_n(s.size() + 1, rebase_offsets_fn<In, Out>{out + row, dv.offsets, static_cast<In>(bounds[i].first), chars});
+        });
+      });
+    }
+    chars += static_cast<Out>(bounds[i].second - bounds[i].first);
+    row += s.size();
+  }
+  if (row == 0) { copy_bytes(out, kind, &chars, memory_kind::host, sizeof(Out), stream); }
+}
 
 inline any_column concatenate_strings(std::span<any_column_view const> views, size_type total, memory_kind kind,
                                       stream_ref stream, resource_ref mr) {
-  size_type total_chars = 0;
+  auto const bounds = offset_bounds(views, kind, stream);
+  std::int64_t total_chars = 0;
   bool any_large = false;
-  for (auto const& v : views) {
-    strings_column_view const s(v);
-    any_large = any_large || s.offset_type() == type_id::int64;
-    if (s.empty()) { continue; }
-    total_chars += s.visit([&](auto const& dv) {
-      return static_cast<size_type>(read_value(dv.offsets + s.size(), kind, stream)) -
-             static_cast<size_type>(read_value(dv.offsets, kind, stream));
-    });
+  for (std::size_t i = 0; i < views.size(); ++i) {
+    any_large = any_large || strings_column_view(views[i]).offset_type() == type_id::int64;
+    total_chars += bounds[i].second - bounds[i].first;
   }
   bool const large = any_large || total_chars > std::numeric_limits<std::int32_t>::max();
   data_type const offset_type{large ? type_id::int64 : type_id::int32};
   buffer offsets((total + 1) * size_of(offset_type), stream, mr);
-  concatenate_strings_offsets const append{views, kind, stream};
-  auto const char_ranges = large ? append(static_cast<std::int64_t*>(offsets.data()))
-                                 : append(static_cast<std::int32_t*>(offsets.data()));
+  if (large) {
+    append_rebased_offsets(views, std::span(bounds), static_cast<std::int64_t*>(offsets.data()), kind, stream);
+  } else {
+    append_rebased_offsets(views, std::span(bounds), static_cast<std::int32_t*>(offsets.data()), kind, stream);
+  }
   buffer chars(static_cast<std::size_t>(total_chars), stream, mr);
   std::size_t at = 0;
   for (std::size_t i = 0; i < views.size(); ++i) {
-    auto const [first, last] = char_ranges[i];
+    auto const [first, last] = bounds[i];
     auto const bytes = static_cast<std::size_t>(last - first);
     copy_bytes(static_cast<char*>(chars.data()) + at, kind, static_cast<char const*>(views[i].head()) + first, kind, bytes,
                stream);

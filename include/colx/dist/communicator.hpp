@@ -85,9 +85,14 @@ class communicator {
 
   // Host-value collectives, small and blocking. all_gather: `bytes` from each rank into `all`,
   // rank order (size() * bytes). all_to_all: `bytes` to each rank from `send` (size() * bytes,
-  // rank order) into `recv`, the r-th block from rank r.
-  virtual void all_gather_bytes(void const* mine, void* all, std::size_t bytes) = 0;
-  virtual void all_to_all_bytes(void const* send, void* recv, std::size_t bytes) = 0;
+  // rank order) into `recv`, the r-th block from rank r. Each is counted and timed (collectives()):
+  // on GPUs their round trips, not their bytes, are what a distributed plan of small tables costs.
+  void all_gather_bytes(void const* mine, void* all, std::size_t bytes) {
+    counted([&] { gather_bytes(mine, all, bytes); });
+  }
+  void all_to_all_bytes(void const* send, void* recv, std::size_t bytes) {
+    counted([&] { scatter_gather_bytes(send, recv, bytes); });
+  }
 
   // Typed faces of the collectives above.
   template <class T>
@@ -127,13 +132,36 @@ class communicator {
   }
   void barrier() { (void)all_gather(std::uint8_t{0}); }
 
-  // What the distributed steps on this communicator moved, oldest first.
+  // What the distributed steps on this communicator moved, oldest first, and how many host-value
+  // collectives ran since the last clear_traffic() and how long they took (waits for slower ranks
+  // included).
   [[nodiscard]] std::vector<traffic_record> const& traffic() const noexcept { return _traffic; }
   void record(traffic_record r) { _traffic.push_back(std::move(r)); }
-  void clear_traffic() noexcept { _traffic.clear(); }
+  struct collective_tally {
+    std::int64_t calls = 0;
+    double milliseconds = 0;
+  };
+  [[nodiscard]] collective_tally collectives() const noexcept { return _collectives; }
+  void clear_traffic() noexcept {
+    _traffic.clear();
+    _collectives = {};
+  }
+
+ protected:
+  virtual void gather_bytes(void const* mine, void* all, std::size_t bytes) = 0;
+  virtual void scatter_gather_bytes(void const* send, void* recv, std::size_t bytes) = 0;
 
  private:
+  template <class F>
+  void counted(F&& f) {
+    auto const started = std::chrono::steady_clock::now();
+    f();
+    _collectives.calls += 1;
+    _collectives.milliseconds += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+  }
+
   std::vector<traffic_record> _traffic;
+  collective_tally _collectives;
 };
 
 namespace detail {

@@ -110,16 +110,8 @@ template <class Schema>
 // Every rank's rows on every rank, in rank order (the broadcast side of a join).
 template <class Schema>
 [[nodiscard]] frame<Schema> replicate(dist_frame<Schema> const& d, stream_ref stream = {}) {
-  auto& comm = d.comm();
-  auto const& f = d.local();
-  int const ranks = comm.size();
-  if (ranks == 1) { return f; }
-  // One exchange of the rows repeated once per rank: rank p's share is a whole copy.
-  std::vector<frame<Schema>> repeated(static_cast<std::size_t>(ranks), f);
-  frame<Schema> const all = concat(std::span<frame<Schema> const>(repeated), stream);
-  std::vector<size_type> bounds(static_cast<std::size_t>(ranks) + 1);
-  for (int p = 0; p <= ranks; ++p) { bounds[static_cast<std::size_t>(p)] = f.num_rows() * p; }
-  return exchange_rows(comm, all, std::span<size_type const>(bounds), "replicate", stream);
+  if (d.comm().size() == 1) { return d.local(); }
+  return exchange_to_all(d.comm(), d.local(), "replicate", stream);
 }
 
 // Each rank's rows behind a lazy local stage (a filter), not yet collected: group_by | aggregate

@@ -6,6 +6,7 @@
 // time and the wait for the other ranks, which shows a slow or overloaded rank.
 #include <colx/dist/communicator.hpp>
 
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
@@ -32,7 +33,36 @@ namespace colx::dist {
                   t.prepare_ms, t.wait_ms, t.transfer_ms, rate);
     out += line;
   }
-  return out;
+  auto const c = comm.collectives();
+  char line[160];
+  std::snprintf(line, sizeof line, "  %lld host-value collectives (sizes, agreements), %.3f ms with their waits\n",
+                static_cast<long long>(c.calls), c.milliseconds);
+  return out + line;
+}
+
+// The same in one line: how many steps and exchanges ran, the bytes they moved, and how many
+// host-value collectives they took (a query over small tables costs its collectives' round trips).
+[[nodiscard]] inline std::string explain_summary(communicator const& comm) {
+  std::int64_t exchanges = 0, local_steps = 0, bytes = 0;
+  double local_ms = 0, transfer_ms = 0;
+  for (auto const& t : comm.traffic()) {
+    if (t.moved_rows) {
+      ++exchanges;
+      bytes += t.bytes_sent + t.bytes_received;
+      transfer_ms += t.transfer_ms;
+    } else {
+      ++local_steps;
+      local_ms += t.milliseconds;
+    }
+  }
+  auto const c = comm.collectives();
+  char line[320];
+  std::snprintf(line, sizeof line,
+                "%lld local steps (%.3f ms), %lld exchanges (%.3f MB in and out, %.3f ms transferring), "
+                "%lld collectives (%.3f ms)",
+                static_cast<long long>(local_steps), local_ms, static_cast<long long>(exchanges), static_cast<double>(bytes) / 1e6,
+                transfer_ms, static_cast<long long>(c.calls), c.milliseconds);
+  return line;
 }
 
 }  // namespace colx::dist

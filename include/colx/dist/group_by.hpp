@@ -157,9 +157,6 @@ template <class Source, class... Keys, class... Named>
     auto const& partials = std::get<0>(plan);
     auto const& merges = std::get<1>(plan);
     auto const& finishes = std::get<2>(plan);
-    auto partial = agreed(comm, "group_by (partial aggregation)", [&] {
-      return local | g.stage | std::apply([](auto const&... a) { return colx::aggregate(a...); }, partials);
-    });
     // The merge runs on each rank's own rows: a plain (local) group-by of the partials, then the
     // means' divisions and the columns in the order asked.
     auto const merge = [&](auto const& rows) {
@@ -175,6 +172,18 @@ template <class Source, class... Keys, class... Named>
       });
       return dist_frame<typename decltype(out)::schema_type>(comm, std::move(out));
     };
+    // A world of one: the one-process group-by, one pass (when it gives the merge's columns).
+    using partial_t = decltype(local | g.stage | std::apply([](auto const&... a) { return colx::aggregate(a...); }, partials));
+    using direct_t = decltype(local | g.stage | agg);
+    if constexpr (std::is_same_v<typename direct_t::schema_type, typename std::invoke_result_t<decltype(merge), partial_t const&>::schema_type>) {
+      if (comm.size() == 1) {
+        auto out = agreed(comm, "group_by", [&] { return local | g.stage | agg; });
+        return dist_frame<typename direct_t::schema_type>(comm, std::move(out));
+      }
+    }
+    auto partial = agreed(comm, "group_by (partial aggregation)", [&] {
+      return local | g.stage | std::apply([](auto const&... a) { return colx::aggregate(a...); }, partials);
+    });
     if (comm.size() == 1) { return merge(partial); }
     using partial_schema = typename decltype(partial)::schema_type;
     dist_frame<partial_schema> const parts(comm, std::move(partial));

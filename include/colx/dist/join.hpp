@@ -5,12 +5,16 @@
 //
 // When the right side is small, in all or beside the left (dist/limits.hpp), and the join keeps
 // no unmatched right rows (inner, left, semi, anti), every rank gets the whole right side and
-// joins its own left rows: only the small side moves. Otherwise both sides are hash-shuffled by their keys, which
+// joins its own left rows: only the small side moves. A semi or anti join moves only the right
+// side's key columns. Otherwise both sides are hash-shuffled by their keys, which
 // puts equal keys on one rank, and each rank joins what it holds. The keys must hash alike on
 // both sides: integers of any width do, a decimal and an integer (or two scales) do not.
 #include <colx/dist/limits.hpp>
 #include <colx/dist/shuffle.hpp>
 #include <colx/frame/join.hpp>
+#include <colx/frame/select.hpp>
+
+#include <array>
 
 namespace colx::dist {
 
@@ -27,10 +31,23 @@ template <class Schema, join_kind How, class RightSchema, class... L, class... R
   if (comm.size() == 1) { return join_local(left.local(), j.right.local()); }
   constexpr bool keeps_unmatched_right = How == join_kind::right || How == join_kind::full;
   if constexpr (!keeps_unmatched_right) {
-    auto const right_rows = static_cast<double>(j.right.num_rows());
-    if (right_rows <= static_cast<double>(limits().broadcast_rows) ||
-        right_rows * comm.size() <= limits().broadcast_share * static_cast<double>(left.num_rows())) {
-      return join_local(left.local(), replicate(j.right));
+    // A semi or anti join reads only the right side's keys: only they move.
+    constexpr bool tests_keys_only = How == join_kind::semi || How == join_kind::anti;
+    if constexpr (tests_keys_only && RightSchema::size > sizeof...(R)) {
+      auto const keys = j.right | colx::select(R{}...);
+      return left | join_stage<How, std::remove_cvref_t<decltype(keys)>, join_keys<L...>, join_keys<R...>, Suffixes>{keys, j.options};
+    } else {
+      // Both sides' rows in all, in one collective.
+      std::array<size_type, 2> const mine{left.local().num_rows(), j.right.local().num_rows()};
+      double left_rows = 0, right_rows = 0;
+      for (auto const& n : comm.all_gather(mine)) {
+        left_rows += static_cast<double>(n[0]);
+        right_rows += static_cast<double>(n[1]);
+      }
+      if (right_rows <= static_cast<double>(limits().broadcast_rows) ||
+          right_rows * comm.size() <= limits().broadcast_share * left_rows) {
+        return join_local(left.local(), replicate(j.right));
+      }
     }
   }
   auto const l = hash_shuffle(left, L{}...);

@@ -67,12 +67,14 @@ class mpi_communicator final : public communicator {
                         "MPI_Waitall");
     }
   }
-  void all_gather_bytes(void const* mine, void* all, std::size_t bytes) override {
+ protected:
+  // The host-value collectives (communicator::all_gather_bytes and all_to_all_bytes count each call).
+  void gather_bytes(void const* mine, void* all, std::size_t bytes) override {
     COLX_EXPECTS(bytes <= INT_MAX, "all_gather: ", bytes, " bytes a rank is more than MPI counts");
     detail::mpi_check(MPI_Allgather(mine, static_cast<int>(bytes), MPI_BYTE, all, static_cast<int>(bytes), MPI_BYTE, _comm),
                       "MPI_Allgather");
   }
-  void all_to_all_bytes(void const* send, void* recv, std::size_t bytes) override {
+  void scatter_gather_bytes(void const* send, void* recv, std::size_t bytes) override {
     COLX_EXPECTS(bytes <= INT_MAX, "all_to_all: ", bytes, " bytes a rank is more than MPI counts");
     detail::mpi_check(MPI_Alltoall(send, static_cast<int>(bytes), MPI_BYTE, recv, static_cast<int>(bytes), MPI_BYTE, _comm),
                       "MPI_Alltoall");

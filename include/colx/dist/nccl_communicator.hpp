@@ -107,7 +107,9 @@ class nccl_communicator final : public communicator {
     }
     detail::nccl_check(ncclGroupEnd(), "ncclGroupEnd");
   }
-  void all_gather_bytes(void const* mine, void* all, std::size_t bytes) override {
+ protected:
+  // The host-value collectives (communicator::all_gather_bytes and all_to_all_bytes count each call).
+  void gather_bytes(void const* mine, void* all, std::size_t bytes) override {
     if (bytes == 0) { return; }
     char* d = scratch(bytes * (static_cast<std::size_t>(_size) + 1));
     detail::cuda_check(cudaMemcpyAsync(d, mine, bytes, cudaMemcpyHostToDevice, _stream), "cudaMemcpyAsync");
@@ -116,7 +118,7 @@ class nccl_communicator final : public communicator {
                        "cudaMemcpyAsync");
     detail::cuda_check(cudaStreamSynchronize(_stream), "cudaStreamSynchronize");
   }
-  void all_to_all_bytes(void const* send, void* recv, std::size_t bytes) override {
+  void scatter_gather_bytes(void const* send, void* recv, std::size_t bytes) override {
     if (bytes == 0) { return; }
     std::size_t const total = bytes * static_cast<std::size_t>(_size);
     char* d = scratch(2 * total);

@@ -19,10 +19,12 @@ class self_communicator final : public communicator {
   void exchange(std::span<send_part const> sends, std::span<recv_part const> recvs, stream_ref) override {
     COLX_EXPECTS(sends.empty() && recvs.empty(), "self_communicator: a world of one rank has no peer to send to");
   }
-  void all_gather_bytes(void const* mine, void* all, std::size_t bytes) override {
+ protected:
+  // The host-value collectives (communicator::all_gather_bytes and all_to_all_bytes count each call).
+  void gather_bytes(void const* mine, void* all, std::size_t bytes) override {
     if (bytes > 0) { std::memcpy(all, mine, bytes); }
   }
-  void all_to_all_bytes(void const* send, void* recv, std::size_t bytes) override {
+  void scatter_gather_bytes(void const* send, void* recv, std::size_t bytes) override {
     if (bytes > 0) { std::memcpy(recv, send, bytes); }
   }
 
