@@ -55,11 +55,20 @@ template <class Schema, join_kind How, class RightSchema, class... L, class... R
   return join_local(l.local(), r.local());
 }
 
-// A filtered right side (a dist_lazy) is collected on each rank first.
-template <class Schema, join_kind How, class Local, class LeftKeys, class RightKeys, class Suffixes>
-[[nodiscard]] auto operator|(dist_frame<Schema> const& left, join_stage<How, dist_lazy<Local>, LeftKeys, RightKeys, Suffixes> const& j) {
-  auto const right = j.right.collect();
-  return left | join_stage<How, std::remove_cvref_t<decltype(right)>, LeftKeys, RightKeys, Suffixes>{right, j.options};
+// A filtered right side (a dist_lazy) is collected on each rank first: only its key columns for a
+// semi or anti join (the filter still reads what it needs).
+template <class Schema, join_kind How, class Local, class LeftKeys, class... R, class Suffixes>
+[[nodiscard]] auto operator|(dist_frame<Schema> const& left,
+                             join_stage<How, dist_lazy<Local>, LeftKeys, join_keys<R...>, Suffixes> const& j) {
+  auto const right = [&] {
+    if constexpr (How == join_kind::semi || How == join_kind::anti) {
+      auto keys = agreed(j.right.comm(), "collect", [&] { return j.right.local() | colx::select(R{}...); });
+      return dist_frame<typename decltype(keys)::schema_type>(j.right.comm(), std::move(keys));
+    } else {
+      return j.right.collect();
+    }
+  }();
+  return left | join_stage<How, std::remove_cvref_t<decltype(right)>, LeftKeys, join_keys<R...>, Suffixes>{right, j.options};
 }
 
 }  // namespace colx::dist

@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -77,12 +78,14 @@ class nccl_communicator final : public communicator {
 
   nccl_communicator(nccl_communicator&& other) noexcept
       : _rank(other._rank), _size(other._size), _comm(other._comm), _stream(other._stream), _scratch(other._scratch),
-        _scratch_bytes(other._scratch_bytes) {
+        _scratch_bytes(other._scratch_bytes), _pinned(other._pinned), _pinned_bytes(other._pinned_bytes) {
     other._comm = nullptr;
     other._stream = nullptr;
     other._scratch = nullptr;
+    other._pinned = nullptr;
   }
   ~nccl_communicator() override {
+    if (_pinned != nullptr) { cudaFreeHost(_pinned); }
     if (_scratch != nullptr) { cudaFree(_scratch); }
     if (_stream != nullptr) { cudaStreamDestroy(_stream); }
     if (_comm != nullptr) { ncclCommDestroy(_comm); }
@@ -109,20 +112,27 @@ class nccl_communicator final : public communicator {
   }
  protected:
   // The host-value collectives (communicator::all_gather_bytes and all_to_all_bytes count each call).
+  // The values pass through pinned host memory: a copy from pageable memory is staged by the
+  // driver, and these small collectives are all latency (one a distributed step).
   void gather_bytes(void const* mine, void* all, std::size_t bytes) override {
     if (bytes == 0) { return; }
-    char* d = scratch(bytes * (static_cast<std::size_t>(_size) + 1));
-    detail::cuda_check(cudaMemcpyAsync(d, mine, bytes, cudaMemcpyHostToDevice, _stream), "cudaMemcpyAsync");
+    std::size_t const total = bytes * static_cast<std::size_t>(_size);
+    char* d = scratch(bytes + total);
+    char* h = pinned(bytes + total);
+    std::memcpy(h, mine, bytes);
+    detail::cuda_check(cudaMemcpyAsync(d, h, bytes, cudaMemcpyHostToDevice, _stream), "cudaMemcpyAsync");
     detail::nccl_check(ncclAllGather(d, d + bytes, bytes, ncclChar, _comm, _stream), "ncclAllGather");
-    detail::cuda_check(cudaMemcpyAsync(all, d + bytes, bytes * static_cast<std::size_t>(_size), cudaMemcpyDeviceToHost, _stream),
-                       "cudaMemcpyAsync");
+    detail::cuda_check(cudaMemcpyAsync(h + bytes, d + bytes, total, cudaMemcpyDeviceToHost, _stream), "cudaMemcpyAsync");
     detail::cuda_check(cudaStreamSynchronize(_stream), "cudaStreamSynchronize");
+    std::memcpy(all, h + bytes, total);
   }
   void scatter_gather_bytes(void const* send, void* recv, std::size_t bytes) override {
     if (bytes == 0) { return; }
     std::size_t const total = bytes * static_cast<std::size_t>(_size);
     char* d = scratch(2 * total);
-    detail::cuda_check(cudaMemcpyAsync(d, send, total, cudaMemcpyHostToDevice, _stream), "cudaMemcpyAsync");
+    char* h = pinned(2 * total);
+    std::memcpy(h, send, total);
+    detail::cuda_check(cudaMemcpyAsync(d, h, total, cudaMemcpyHostToDevice, _stream), "cudaMemcpyAsync");
     detail::nccl_check(ncclGroupStart(), "ncclGroupStart");
     for (int p = 0; p < _size; ++p) {
       auto const at = static_cast<std::size_t>(p) * bytes;
@@ -130,13 +140,23 @@ class nccl_communicator final : public communicator {
       detail::nccl_check(ncclRecv(d + total + at, bytes, ncclChar, p, _comm, _stream), "ncclRecv");
     }
     detail::nccl_check(ncclGroupEnd(), "ncclGroupEnd");
-    detail::cuda_check(cudaMemcpyAsync(recv, d + total, total, cudaMemcpyDeviceToHost, _stream), "cudaMemcpyAsync");
+    detail::cuda_check(cudaMemcpyAsync(h + total, d + total, total, cudaMemcpyDeviceToHost, _stream), "cudaMemcpyAsync");
     detail::cuda_check(cudaStreamSynchronize(_stream), "cudaStreamSynchronize");
+    std::memcpy(recv, h + total, total);
   }
 
  private:
   void check_peer(int peer) const {
     COLX_EXPECTS(0 <= peer && peer < _size && peer != _rank, "exchange: peer ", peer, " is not another rank of ", _size);
+  }
+  char* pinned(std::size_t bytes) {
+    if (bytes > _pinned_bytes) {
+      if (_pinned != nullptr) { detail::cuda_check(cudaFreeHost(_pinned), "cudaFreeHost"); }
+      _pinned = nullptr;
+      detail::cuda_check(cudaMallocHost(&_pinned, bytes), "cudaMallocHost");
+      _pinned_bytes = bytes;
+    }
+    return static_cast<char*>(_pinned);
   }
   char* scratch(std::size_t bytes) {
     if (bytes > _scratch_bytes) {
@@ -154,6 +174,8 @@ class nccl_communicator final : public communicator {
   cudaStream_t _stream = nullptr;
   void* _scratch = nullptr;
   std::size_t _scratch_bytes = 0;
+  void* _pinned = nullptr;
+  std::size_t _pinned_bytes = 0;
 };
 
 }  // namespace colx::dist
