@@ -135,6 +135,15 @@ TEST_CASE("dictionary columns move between ranks that hold different dictionarie
     colx::frame<coded> const mine(colx::make_column<std::int64_t>(k, {}, mr),
                                   colx::encode<std::int16_t>(colx::make_strings_column(d, colx::type_id::int32, {}, mr)));
     dist::dist_frame<coded> const local(world, mine);
+    {  // replicate: every rank's rows on every rank, in rank order
+      auto const everywhere = dist::replicate(local);
+      std::vector<std::optional<std::string>> expected;
+      for (int r = 0; r < world.size(); ++r) {
+        std::vector<std::int64_t> rk;
+        rows_of(kind, r, rk, expected);
+      }
+      CHECK(colx::to_strings(colx::decode(everywhere["d"_c]).view()) == expected);
+    }
     auto const all = dist::gather(dist::hash_shuffle(local, "k"_c));
     if (world.rank() == 0) {
       std::vector<std::pair<std::int64_t, std::optional<std::string>>> expected, got;

@@ -279,6 +279,47 @@ TEST_CASE("distributed joins equal the one-process join", "[dist]") {
   }
 }
 
+TEST_CASE("semi and anti joins move only the right side's keys, a key named twice too", "[dist]") {
+  auto& world = colx::test::world();
+  auto const l = make_rows(3001, 400, true);
+  auto const r = make_right(911, 500);
+  auto const dl = dist::scatter(world, l);
+  auto const dr = dist::scatter(world, r);
+  auto const kept = colx::filter("w"_c > 100);
+  for (size_type broadcast : {size_type{0}, size_type{1} << 20}) {
+    lowered_limits const limits(broadcast, dist::limits().few_groups_rows);
+    check_gathered(dl | colx::join<colx::join_kind::anti>(dr | kept, colx::on("k"_c), colx::on("rk"_c)),
+                   l | colx::join<colx::join_kind::anti>(r | kept, colx::on("k"_c), colx::on("rk"_c)));
+    check_gathered(dl | colx::join<colx::join_kind::semi>(dr, colx::on("k"_c), colx::on("rk"_c)),
+                   l | colx::join<colx::join_kind::semi>(r, colx::on("k"_c), colx::on("rk"_c)));
+    // The right key named twice: no frame of the keys alone (two fields of one name), so the
+    // right side moves whole.
+    check_gathered(dl | colx::join<colx::join_kind::semi>(dr, colx::on("k"_c, "k"_c), colx::on("rk"_c, "rk"_c)),
+                   l | colx::join<colx::join_kind::semi>(r, colx::on("k"_c, "k"_c), colx::on("rk"_c, "rk"_c)));
+    check_gathered(dl | colx::join<colx::join_kind::anti>(dr | kept, colx::on("k"_c, "k"_c), colx::on("rk"_c, "rk"_c)),
+                   l | colx::join<colx::join_kind::anti>(r | kept, colx::on("k"_c, "k"_c), colx::on("rk"_c, "rk"_c)));
+  }
+}
+
+TEST_CASE("replicate gives every rank every row, strings and nulls included, in three collectives", "[dist]") {
+  auto& world = colx::test::world();
+  for (size_type n : {size_type{0}, size_type{1}, size_type{2}, size_type{1031}}) {  // some ranks hold none
+    auto const f = make_rows(n, 50, false);
+    auto const d = dist::scatter(world, f);
+    world.clear_traffic();
+    auto const all = dist::replicate(d);
+    CHECK(world.collectives().calls == (world.size() > 1 ? 3 : 0));
+    REQUIRE(all.num_rows() == n);
+    CHECK(colx::test::read(all["k"_c]) == colx::test::read(f["k"_c]));
+    CHECK(colx::test::read(all["g"_c]) == colx::test::read(f["g"_c]));
+    CHECK(colx::test::read(all["v"_c]) == colx::test::read(f["v"_c]));
+    CHECK(colx::test::read(all["s"_c]) == colx::test::read(f["s"_c]));
+    world.clear_traffic();
+    (void)dist::gather(d);
+    CHECK(world.collectives().calls == 3);
+  }
+}
+
 TEST_CASE("a distributed sort gathers to the one-process sort", "[dist]") {
   auto& world = colx::test::world();
   auto const check_sorted = [&](auto const& d, auto const& f, auto const& by) {

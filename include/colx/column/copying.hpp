@@ -105,6 +105,7 @@ inline std::vector<std::pair<std::int64_t, std::int64_t>> offset_bounds(std::spa
     }
     return bounds;
   }
+  if (std::all_of(views.begin(), views.end(), [](auto const& v) { return v.size() == 0; })) { return bounds; }
   // Each offset (4 or 8 bytes, little-endian) lands in the low bytes of a zeroed 8-byte slot.
   buffer staging(views.size() * 2 * sizeof(std::int64_t), stream, get_current_resource(kind));
   fill_bytes(staging.data(), kind, 0, staging.size(), stream);
@@ -118,7 +119,9 @@ inline std::vector<std::pair<std::int64_t, std::int64_t>> offset_bounds(std::spa
       copy_bytes(slots + 2 * i + 1, kind, dv.offsets + s.size(), kind, width, stream);
     });
   }
-  copy_bytes(bounds.data(), memory_kind::host, slots, kind, staging.size(), stream);
+  std::vector<std::int64_t> read(views.size() * 2);
+  copy_bytes(read.data(), memory_kind::host, slots, kind, staging.size(), stream);
+  for (std::size_t i = 0; i < views.size(); ++i) { bounds[i] = {read[2 * i], read[2 * i + 1]}; }
   return bounds;
 }
 

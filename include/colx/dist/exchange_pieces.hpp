@@ -201,13 +201,14 @@ void add_parts(std::vector<Part>& parts, int peer, column_buffers const& b) {
   if (b.dictionary_offset_bytes > 0) { parts.push_back({peer, b.dictionary_offsets, b.dictionary_offset_bytes}); }
 }
 
-// Counts the bytes where a and b differ (one thread a byte: dictionaries are small beside rows).
-struct count_differing_bytes_fn {
+// Sets *differ when a and b differ anywhere (one thread a byte: dictionaries are small beside
+// rows). A thread that finds it set writes nothing: no contention when everything differs.
+struct mark_differing_bytes_fn {
   unsigned char const* a;
   unsigned char const* b;
-  size_type* differing;
+  unsigned int* differ;
   COLX_HOST_DEVICE void operator()(size_type i) const {
-    if (a[i] != b[i]) { (void)colx::detail::atomic_fetch_add(differing, size_type{1}); }
+    if (a[i] != b[i] && colx::detail::atomic_load(differ) == 0u) { (void)colx::detail::atomic_cas(differ, 0u, 1u); }
   }
 };
 
@@ -232,19 +233,19 @@ inline bool same_dictionaries(std::span<any_column* const> pieces, stream_ref st
     }
   }
   memory_kind const kind = first.kind();
-  uvector<size_type> differing(1, stream, get_current_resource(kind));
-  colx::detail::fill_bytes(differing.data(), kind, 0, sizeof(size_type), stream);
+  uvector<unsigned int> differ(1, stream, get_current_resource(kind));
+  colx::detail::fill_bytes(differ.data(), kind, 0, sizeof(unsigned int), stream);
   on_backend(kind, stream, [&](auto const& exec) {
     for (auto const* piece : pieces.subspan(1)) {
       auto const other = buffers(piece->children().front());
       for (std::size_t b = 0; b < other.size(); ++b) {
         exec.for_each_n(static_cast<size_type>(other[b]->size()),
-                        count_differing_bytes_fn{static_cast<unsigned char const*>(first_buffers[b]->read(stream)),
-                                                 static_cast<unsigned char const*>(other[b]->read(stream)), differing.data()});
+                        mark_differing_bytes_fn{static_cast<unsigned char const*>(first_buffers[b]->read(stream)),
+                                                static_cast<unsigned char const*>(other[b]->read(stream)), differ.data()});
       }
     }
   });
-  return colx::detail::read_value(differing.data(), kind, stream) == 0;
+  return colx::detail::read_value(differ.data(), kind, stream) == 0u;
 }
 
 // Column C's pieces from every rank as one column: a dictionary column's recoded over the union of

@@ -151,8 +151,10 @@ class nccl_communicator final : public communicator {
   }
   char* pinned(std::size_t bytes) {
     if (bytes > _pinned_bytes) {
-      if (_pinned != nullptr) { detail::cuda_check(cudaFreeHost(_pinned), "cudaFreeHost"); }
-      _pinned = nullptr;
+      void* const old = _pinned;
+      _pinned = nullptr;  // (a throw below leaves no area, not a freed one that looks big enough)
+      _pinned_bytes = 0;
+      if (old != nullptr) { detail::cuda_check(cudaFreeHost(old), "cudaFreeHost"); }
       detail::cuda_check(cudaMallocHost(&_pinned, bytes), "cudaMallocHost");
       _pinned_bytes = bytes;
     }
@@ -160,8 +162,10 @@ class nccl_communicator final : public communicator {
   }
   char* scratch(std::size_t bytes) {
     if (bytes > _scratch_bytes) {
-      if (_scratch != nullptr) { detail::cuda_check(cudaFree(_scratch), "cudaFree"); }
-      _scratch = nullptr;
+      void* const old = _scratch;
+      _scratch = nullptr;  // (as in pinned above)
+      _scratch_bytes = 0;
+      if (old != nullptr) { detail::cuda_check(cudaFree(old), "cudaFree"); }
       detail::cuda_check(cudaMalloc(&_scratch, bytes), "cudaMalloc");
       _scratch_bytes = bytes;
     }
