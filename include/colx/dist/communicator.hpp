@@ -233,9 +233,9 @@ auto agreed(communicator& comm, std::string const& step, F&& f) {
   }
 }
 
-// The same value on every rank, or a dist_error on every rank that says where they differ.
-inline void expect_same_on_all_ranks(communicator& comm, std::uint64_t value, std::string const& what) {
-  auto const all = comm.all_gather(value);
+// Every rank's value (`all`, in rank order, the same on every rank) equal to rank 0's, or a
+// dist_error on every rank alike that says where they differ.
+inline void expect_same_values(std::span<std::uint64_t const> all, std::string const& what) {
   for (std::size_t r = 1; r < all.size(); ++r) {
     if (all[r] != all[0]) {
       std::ostringstream msg;
@@ -243,6 +243,12 @@ inline void expect_same_on_all_ranks(communicator& comm, std::uint64_t value, st
       throw dist_error(msg.str());
     }
   }
+}
+
+// The same value on every rank, or a dist_error on every rank that says where they differ.
+inline void expect_same_on_all_ranks(communicator& comm, std::uint64_t value, std::string const& what) {
+  auto const all = comm.all_gather(value);
+  expect_same_values(all, what);
 }
 
 }  // namespace dist

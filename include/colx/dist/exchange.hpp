@@ -21,7 +21,6 @@
 #include <chrono>
 #include <cstdint>
 #include <exception>
-#include <sstream>
 #include <span>
 #include <string>
 #include <tuple>
@@ -93,15 +92,13 @@ template <class Schema, class Ranges>
   // Every rank sees every rank's verdict and fingerprint, so all decide alike: when one failed,
   // all gather the messages and throw (agree); then the fingerprints must match rank 0's.
   bool any_failed = false;
-  for (int p = 0; p < ranks; ++p) { any_failed = any_failed || header_of(p)[detail::failed_word] != 0; }
-  if (any_failed) { agree(comm, failure, std::string(step) + " (prepare)"); }
-  for (int p = 1; p < ranks; ++p) {
-    if (header_of(p)[detail::fingerprint_word] != header_of(0)[detail::fingerprint_word]) {
-      std::ostringstream msg;
-      msg << "colx::dist: the ranks disagree on the column types of the rows of " << step << " (rank 0 and rank " << p << " differ)";
-      throw dist_error(msg.str());
-    }
+  std::vector<std::uint64_t> fingerprints(static_cast<std::size_t>(ranks));
+  for (int p = 0; p < ranks; ++p) {
+    any_failed = any_failed || header_of(p)[detail::failed_word] != 0;
+    fingerprints[static_cast<std::size_t>(p)] = static_cast<std::uint64_t>(header_of(p)[detail::fingerprint_word]);
   }
+  if (any_failed) { agree(comm, failure, std::string(step) + " (prepare)"); }
+  expect_same_values(fingerprints, std::string("the column types of the rows of ") + step);
   std::vector<size_type> first_row(static_cast<std::size_t>(ranks) + 1, 0);  // where each rank's rows land
   for (int p = 0; p < ranks; ++p) { first_row[static_cast<std::size_t>(p) + 1] = first_row[static_cast<std::size_t>(p)] + header_of(p)[detail::rows_word]; }
   size_type const total = first_row.back();

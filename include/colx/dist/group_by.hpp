@@ -172,8 +172,11 @@ template <class Source, class... Keys, class... Named>
       });
       return dist_frame<typename decltype(out)::schema_type>(comm, std::move(out));
     };
+    auto const aggregate_partials = [&] {
+      return local | g.stage | std::apply([](auto const&... a) { return colx::aggregate(a...); }, partials);
+    };
     // A world of one: the one-process group-by, one pass (when it gives the merge's columns).
-    using partial_t = decltype(local | g.stage | std::apply([](auto const&... a) { return colx::aggregate(a...); }, partials));
+    using partial_t = decltype(aggregate_partials());
     using direct_t = decltype(local | g.stage | agg);
     if constexpr (std::is_same_v<typename direct_t::schema_type, typename std::invoke_result_t<decltype(merge), partial_t const&>::schema_type>) {
       if (comm.size() == 1) {
@@ -181,9 +184,7 @@ template <class Source, class... Keys, class... Named>
         return dist_frame<typename direct_t::schema_type>(comm, std::move(out));
       }
     }
-    auto partial = agreed(comm, "group_by (partial aggregation)", [&] {
-      return local | g.stage | std::apply([](auto const&... a) { return colx::aggregate(a...); }, partials);
-    });
+    auto partial = agreed(comm, "group_by (partial aggregation)", aggregate_partials);
     if (comm.size() == 1) { return merge(partial); }
     using partial_schema = typename decltype(partial)::schema_type;
     dist_frame<partial_schema> const parts(comm, std::move(partial));

@@ -15,21 +15,14 @@
 #include <colx/frame/select.hpp>
 
 #include <array>
-#include <string_view>
 
 namespace colx::dist {
 namespace detail {
-// Whether the key columns are named once each (a frame of them then has a valid schema).
-template <class... R>
-constexpr bool distinct_names() {
-  std::array<std::string_view, sizeof...(R)> const names{R::name.view()...};
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    for (std::size_t j = i + 1; j < names.size(); ++j) {
-      if (names[i] == names[j]) { return false; }
-    }
-  }
-  return true;
-}
+// A semi or anti join reads only the right side's keys, so only they need to move: when they are
+// named once each (a frame of them alone then has a valid schema).
+template <join_kind How, class... R>
+inline constexpr bool moves_keys_only =
+    (How == join_kind::semi || How == join_kind::anti) && colx::detail::names_unique<R...>();
 }  // namespace detail
 
 template <class Schema, join_kind How, class RightSchema, class... L, class... R, class Suffixes>
@@ -45,9 +38,7 @@ template <class Schema, join_kind How, class RightSchema, class... L, class... R
   if (comm.size() == 1) { return join_local(left.local(), j.right.local()); }
   constexpr bool keeps_unmatched_right = How == join_kind::right || How == join_kind::full;
   if constexpr (!keeps_unmatched_right) {
-    // A semi or anti join reads only the right side's keys: only they move.
-    constexpr bool tests_keys_only = How == join_kind::semi || How == join_kind::anti;
-    if constexpr (tests_keys_only && RightSchema::size > sizeof...(R) && detail::distinct_names<R...>()) {
+    if constexpr (detail::moves_keys_only<How, R...> && RightSchema::size > sizeof...(R)) {
       auto const keys = j.right | colx::select(R{}...);
       return left | join_stage<How, std::remove_cvref_t<decltype(keys)>, join_keys<L...>, join_keys<R...>, Suffixes>{keys, j.options};
     } else {
@@ -75,7 +66,7 @@ template <class Schema, join_kind How, class Local, class LeftKeys, class... R, 
 [[nodiscard]] auto operator|(dist_frame<Schema> const& left,
                              join_stage<How, dist_lazy<Local>, LeftKeys, join_keys<R...>, Suffixes> const& j) {
   auto const right = [&] {
-    if constexpr ((How == join_kind::semi || How == join_kind::anti) && detail::distinct_names<R...>()) {
+    if constexpr (detail::moves_keys_only<How, R...>) {
       auto keys = agreed(j.right.comm(), "collect", [&] { return j.right.local() | colx::select(R{}...); });
       return dist_frame<typename decltype(keys)::schema_type>(j.right.comm(), std::move(keys));
     } else {
