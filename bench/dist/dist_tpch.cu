@@ -9,6 +9,7 @@
 // for tests/tpch/compare_duckdb.py --answers), which must be the same for every number of GPUs.
 //   bench_dist_tpch --data DIR [--ranks 1,2,4] [--queries 1-22] [--repeat 5] [--out DIR]
 //                   [--explain summary|full]   (rank 0's steps, exchanges and collectives a query)
+//                   [--key-spans on|off]       (off: no join or group-by looks for keys the ranks hold apart)
 #include "../../examples/tpch/runner_common.hpp"
 #include "../bench_common.cuh"
 #include "ranks.cuh"
@@ -104,11 +105,12 @@ int main(int argc, char** argv) {
   o.repeat = std::stoi(option(argc, argv, "--repeat", "5"));
   o.explain = option(argc, argv, "--explain", "");
   o.queries = colx::tpch::runner::parse_queries(option(argc, argv, "--queries", "1-22"));
+  dist::limits().key_spans = option(argc, argv, "--key-spans", "on") != "off";  // (set before the ranks start)
   std::vector<int> rank_counts;
   std::stringstream ss(option(argc, argv, "--ranks", "1,2"));
   for (std::string x; std::getline(ss, x, ',');) { rank_counts.push_back(std::stoi(x)); }
   if (o.data.empty()) {
-    std::fprintf(stderr, "usage: bench_dist_tpch --data DIR [--ranks 1,2,4] [--queries 1-22] [--repeat 5] [--out DIR] [--explain summary|full]\n");
+    std::fprintf(stderr, "usage: bench_dist_tpch --data DIR [--ranks 1,2,4] [--queries 1-22] [--repeat 5] [--out DIR] [--explain summary|full] [--key-spans on|off]\n");
     return 2;
   }
   o.repeat = std::max(1, o.repeat);

@@ -51,6 +51,7 @@ template <class Schema, class Ranges>
   std::exception_ptr failure;
   auto const prepare_start = std::chrono::steady_clock::now();
   std::vector<std::pair<size_type, size_type>> ranges;
+  bool keeps_all = false;  // every row stays on this rank: its own piece is never sent, so not copied
   try {
     ranges = ranges_of();
     COLX_EXPECTS(rows.num_rows() == 0 || is_host_accessible(rows.kind()) == is_host_accessible(comm.kind()),
@@ -61,14 +62,19 @@ template <class Schema, class Ranges>
       (views.push_back(static_cast<any_column_view>(rows.template column_at<C>())), ...);
     }(std::make_index_sequence<columns>{});
     pieces.reserve(static_cast<std::size_t>(ranks) * columns);
+    keeps_all = true;
+    for (int p = 0; p < ranks; ++p) {
+      keeps_all = keeps_all && (p == me || ranges[static_cast<std::size_t>(p)].first == ranges[static_cast<std::size_t>(p)].second);
+    }
     for (int p = 0; p < ranks; ++p) {
       auto const [begin, end] = ranges[static_cast<std::size_t>(p)];
       bool const again = p > 0 && ranges[static_cast<std::size_t>(p)] == ranges[static_cast<std::size_t>(p) - 1];
       auto* h = headers.data() + static_cast<std::size_t>(p) * words;
       h[detail::rows_word] = end - begin;
       for (std::size_t c = 0; c < columns; ++c) {
-        pieces.push_back(again ? pieces[static_cast<std::size_t>(p - 1) * columns + c]  // shares the copy
-                               : detail::make_piece(views[c], begin, end, stream, mr));
+        pieces.push_back(again                    ? pieces[static_cast<std::size_t>(p - 1) * columns + c]  // shares the copy
+                         : keeps_all && p == me ? detail::own_piece(views[c], begin, end, stream)
+                                                  : detail::make_piece(views[c], begin, end, stream, mr));
         detail::write_header(h + detail::header_lead + detail::header_fields * c, pieces.back().header);
       }
     }
@@ -102,6 +108,10 @@ template <class Schema, class Ranges>
   std::vector<size_type> first_row(static_cast<std::size_t>(ranks) + 1, 0);  // where each rank's rows land
   for (int p = 0; p < ranks; ++p) { first_row[static_cast<std::size_t>(p) + 1] = first_row[static_cast<std::size_t>(p)] + header_of(p)[detail::rows_word]; }
   size_type const total = first_row.back();
+  // Nothing leaves this rank and nothing arrives (rows already where their keys belong): the
+  // frame is the answer as it is. The rank still takes part in every collective below.
+  bool const unchanged = keeps_all && total == rows.num_rows() &&
+                         ranges[static_cast<std::size_t>(me)] == std::pair<size_type, size_type>{0, rows.num_rows()};
 
   // Per column: a fixed-width column that no rank sends nulls of is received in place, every
   // rank's rows at their offset in one buffer (this rank's own rows copied there); any other
@@ -116,7 +126,7 @@ template <class Schema, class Ranges>
   // Receive buffers are allocated (and this rank's own rows copied) as one step: a rank that runs
   // out of memory here must not leave the others waiting in the transfer.
   agreed(comm, std::string(step) + " (receive buffers)", [&] {
-    for (std::size_t c = 0; c < columns; ++c) {
+    for (std::size_t c = 0; c < columns && !unchanged; ++c) {
       data_type const type = pieces[c].view.type();
       bool in_place = type.id() != type_id::string && type.id() != type_id::dictionary;
       for (int p = 0; p < ranks && in_place; ++p) { in_place = column_of(p, c).null_count == 0; }
@@ -175,6 +185,7 @@ template <class Schema, class Ranges>
   auto const transfer_end = std::chrono::steady_clock::now();
 
   frame<Schema> out = agreed(comm, std::string(step) + " (assemble)", [&] {
+    if (unchanged) { return rows; }
     [&]<std::size_t... C>(std::index_sequence<C...>) {
       ((per_rank[C].empty() ? void() : void(out_columns[C] = detail::join_pieces<Schema, C>(per_rank[C], stream, mr))), ...);
     }(std::make_index_sequence<columns>{});

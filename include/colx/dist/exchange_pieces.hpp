@@ -101,6 +101,20 @@ inline outgoing_piece make_piece(any_column_view const& column, size_type begin,
   return piece;
 }
 
+// This rank's own rows when it sends none elsewhere: never sent, so a view (copied, if at all,
+// only when the rows are assembled).
+inline outgoing_piece own_piece(any_column_view const& column, size_type begin, size_type end, stream_ref stream) {
+  outgoing_piece piece;
+  piece.view = column.slice(begin, end, stream);
+  if (begin == end) { return piece; }
+  piece.header.null_count = piece.view.null_count();
+  if (column.type().id() != type_id::string && column.type().id() != type_id::dictionary) {
+    piece.header.payload_bytes =
+        static_cast<std::int64_t>(static_cast<std::size_t>(piece.view.size()) * size_of(column.type()));
+  }
+  return piece;
+}
+
 inline void const* payload_of(any_column_view const& v) {
   if (v.type().id() == type_id::string) { return v.head(); }  // a copy's chars start at 0
   return static_cast<char const*>(v.head()) + static_cast<std::size_t>(v.offset()) * size_of(v.type());

@@ -9,8 +9,12 @@
 // then a merge (sum of sums, sum of counts, min of mins, ...; a mean's sum over its count). Keys
 // may then be named expressions (year("d"_c).as<"y">()): the partials hold them as columns. When
 // the partial groups are few in all (limits().few_groups_rows), they go to rank 0 and are merged
-// there without a shuffle; the result is then rank 0's alone. Any other aggregation (var,
-// nunique, first, ...) shuffles the rows themselves by key (columns) and aggregates once.
+// there without a shuffle; the result is then rank 0's alone. When the first key is an integer
+// column whose values the ranks already hold apart (dist/key_spans.hpp: data split by key), each
+// rank's partial groups are whole and nothing moves. Any other aggregation (var, nunique, first,
+// ...) shuffles the rows themselves by key (columns), unless they are already apart that way, and
+// aggregates once.
+#include <colx/dist/colocated.hpp>
 #include <colx/dist/kinds.hpp>
 #include <colx/dist/limits.hpp>
 #include <colx/dist/shuffle.hpp>
@@ -140,6 +144,30 @@ constexpr auto key_column() {
   return expr::col<K::name>{};
 }
 
+// Whether a group-by key is an integer column of the schema's, whose spans tell where its keys
+// live (dist/key_spans.hpp).
+template <class Schema, class K>
+constexpr bool spannable_key() {
+  if constexpr (expr::column_ref<K>) {
+    return span_key_v<typename field_of<Schema, K>::type::type>;
+  } else {
+    return false;
+  }
+}
+// The first key's spans ("unknown" for any other key: a named expression, a string, ...).
+template <class K, class... Rest, class Schema>
+key_spans spans_of_first_key(frame<Schema> const& f) {
+  if constexpr (spannable_key<Schema, K>()) {
+    return spans_or_unknown(f, K{}, {});
+  } else {
+    return {};
+  }
+}
+struct groups_and_spans {
+  size_type groups;
+  key_spans spans;
+};
+
 }  // namespace detail
 
 template <class Source, class... Keys, class... Named>
@@ -184,11 +212,27 @@ template <class Source, class... Keys, class... Named>
         return dist_frame<typename direct_t::schema_type>(comm, std::move(out));
       }
     }
+    detail::key_spans const spans =
+        comm.size() > 1 ? detail::spans_of_first_key<Keys...>(colx::detail::unfiltered_source(local)) : detail::key_spans{};
     auto partial = agreed(comm, "group_by (partial aggregation)", aggregate_partials);
     if (comm.size() == 1) { return merge(partial); }
     using partial_schema = typename decltype(partial)::schema_type;
     dist_frame<partial_schema> const parts(comm, std::move(partial));
-    size_type const groups = comm.all_sum(parts.local().num_rows());
+    // The groups in all, and whether each key lives on one rank (then each rank's partial groups
+    // are whole), in one collective.
+    size_type groups = 0;
+    std::vector<detail::key_spans> all_spans;
+    for (auto const& [g, s] : comm.all_gather(detail::groups_and_spans{parts.local().num_rows(), spans})) {
+      groups += g;
+      all_spans.push_back(s);
+    }
+    if (detail::spans_apart(all_spans, true)) {
+      if constexpr (std::is_same_v<partial_schema, typename std::invoke_result_t<decltype(merge), partial_t const&>::schema_type>) {
+        return parts;
+      } else {
+        return merge(parts.local());  // the means' divisions, on each rank's own groups
+      }
+    }
     if (groups <= limits().few_groups_rows) {
       auto const bounds = detail::all_to_bounds(parts.local().num_rows(), comm.size(), 0);
       return merge(exchange_rows(comm, parts.local(), std::span<size_type const>(bounds), "group_by (partials to rank 0)"));
@@ -207,7 +251,14 @@ template <class Source, class... Keys, class... Named>
         return g.source.collect();
       }
     }();
-    auto const shuffled = std::apply([&](auto const&... k) { return hash_shuffle(rows, k...); }, g.stage.keys);
+    auto const shuffled = [&] {
+      using rows_schema = typename std::remove_cvref_t<decltype(rows)>::schema_type;
+      if (comm.size() > 1 && detail::spannable_key<rows_schema, std::tuple_element_t<0, std::tuple<Keys...>>>()) {
+        auto const all = comm.all_gather(detail::spans_of_first_key<Keys...>(rows.local()));
+        if (detail::spans_apart(all, true)) { return rows; }  // each key on one rank already
+      }
+      return std::apply([&](auto const&... k) { return hash_shuffle(rows, k...); }, g.stage.keys);
+    }();
     auto out = agreed(comm, "group_by", [&] { return shuffled.local() | g.stage | agg; });
     return dist_frame<typename decltype(out)::schema_type>(comm, std::move(out));
   }

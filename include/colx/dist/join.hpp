@@ -6,15 +6,21 @@
 // When the right side is small, in all or beside the left (dist/limits.hpp), and the join keeps
 // no unmatched right rows (inner, left, semi, anti), every rank gets the whole right side and
 // joins its own left rows: only the small side moves. A semi or anti join moves only the right
-// side's key columns. Otherwise both sides are hash-shuffled by their keys, which
-// puts equal keys on one rank, and each rank joins what it holds. The keys must hash alike on
-// both sides: integers of any width do, a decimal and an integer (or two scales) do not.
+// side's key columns. When one side's first key (an integer) is already held apart on the ranks
+// (dist/key_spans.hpp: data split by key), the other side's rows go to the rank holding their
+// key, and most stay put. Otherwise a right side small beside the left is sent whole, or both
+// sides are hash-shuffled by their keys, which puts equal keys on one rank, and each rank joins
+// what it holds. The keys must hash alike on both sides: integers of any width do, a decimal and
+// an integer (or two scales) do not.
+#include <colx/dist/colocated.hpp>
 #include <colx/dist/limits.hpp>
 #include <colx/dist/shuffle.hpp>
 #include <colx/frame/join.hpp>
 #include <colx/frame/select.hpp>
 
 #include <array>
+#include <tuple>
+#include <vector>
 
 namespace colx::dist {
 namespace detail {
@@ -37,23 +43,47 @@ template <class Schema, join_kind How, class RightSchema, class... L, class... R
   };
   if (comm.size() == 1) { return join_local(left.local(), j.right.local()); }
   constexpr bool keeps_unmatched_right = How == join_kind::right || How == join_kind::full;
-  if constexpr (!keeps_unmatched_right) {
-    if constexpr (detail::moves_keys_only<How, R...> && RightSchema::size > sizeof...(R)) {
-      auto const keys = j.right | colx::select(R{}...);
-      return left | join_stage<How, std::remove_cvref_t<decltype(keys)>, join_keys<L...>, join_keys<R...>, Suffixes>{keys, j.options};
-    } else {
-      // Both sides' rows in all, in one collective.
-      std::array<size_type, 2> const mine{left.local().num_rows(), j.right.local().num_rows()};
-      double left_rows = 0, right_rows = 0;
-      for (auto const& n : comm.all_gather(mine)) {
-        left_rows += static_cast<double>(n[0]);
-        right_rows += static_cast<double>(n[1]);
-      }
-      if (right_rows <= static_cast<double>(limits().broadcast_rows) ||
-          right_rows * comm.size() <= limits().broadcast_share * left_rows) {
-        return join_local(left.local(), replicate(j.right));
+  if constexpr (detail::moves_keys_only<How, R...> && RightSchema::size > sizeof...(R)) {
+    auto const keys = j.right | colx::select(R{}...);
+    return left | join_stage<How, std::remove_cvref_t<decltype(keys)>, join_keys<L...>, join_keys<R...>, Suffixes>{keys, j.options};
+  } else {
+    // Both sides' rows in all, in one collective.
+    std::array<size_type, 2> const mine{left.local().num_rows(), j.right.local().num_rows()};
+    double left_rows = 0, right_rows = 0;
+    for (auto const& n : comm.all_gather(mine)) {
+      left_rows += static_cast<double>(n[0]);
+      right_rows += static_cast<double>(n[1]);
+    }
+    bool const small_right = right_rows <= static_cast<double>(limits().broadcast_rows);
+    if (!keeps_unmatched_right && small_right) { return join_local(left.local(), replicate(j.right)); }
+    bool const broadcast = !keeps_unmatched_right && right_rows * comm.size() <= limits().broadcast_share * left_rows;
+    // One side's keys already apart on the ranks: the other side's rows go where their keys are.
+    // The right side's rows, so moved, are fewer than a broadcast sends; the left side's may be
+    // more, so a right side small enough to broadcast is broadcast instead.
+    using left_key = std::tuple_element_t<0, std::tuple<L...>>;
+    using right_key = std::tuple_element_t<0, std::tuple<R...>>;
+    if constexpr (detail::span_key_v<typename field_of<Schema, left_key>::type::type> &&
+                  detail::span_key_v<typename field_of<RightSchema, right_key>::type::type>) {
+      if (!j.options.nulls_equal && !small_right) {  // (null keys match nothing, so stay anywhere)
+        std::array<detail::key_spans, 2> const spans{detail::spans_or_unknown(left.local(), left_key{}, {}),
+                                                     detail::spans_or_unknown(j.right.local(), right_key{}, {})};
+        auto const all = comm.all_gather(spans);
+        std::vector<detail::key_spans> lefts, rights;
+        for (auto const& s : all) {
+          lefts.push_back(s[0]);
+          rights.push_back(s[1]);
+        }
+        if (detail::spans_apart(lefts, false)) {
+          auto const r = detail::move_to_spans(j.right, right_key{}, lefts, "join (right rows to their key's rank)", {});
+          return join_local(left.local(), r.local());
+        }
+        if (!broadcast && detail::spans_apart(rights, false)) {
+          auto const l = detail::move_to_spans(left, left_key{}, rights, "join (left rows to their key's rank)", {});
+          return join_local(l.local(), j.right.local());
+        }
       }
     }
+    if (broadcast) { return join_local(left.local(), replicate(j.right)); }
   }
   auto const l = hash_shuffle(left, L{}...);
   auto const r = hash_shuffle(j.right, R{}...);

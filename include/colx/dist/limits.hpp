@@ -16,6 +16,10 @@ struct strategy_limits {
   double broadcast_share = 0.5;
   // A group-by whose partial groups number at most this many in all merges them on rank 0.
   size_type few_groups_rows = size_type{1} << 18;
+  // Look for a join's or group-by's integer key already held apart on the ranks (data split by
+  // key, as files written in key order), and then move no rows, or only the few out of place
+  // (dist/key_spans.hpp). Off: always the shuffles and broadcasts above.
+  bool key_spans = true;
 };
 [[nodiscard]] inline strategy_limits& limits() noexcept {
   static strategy_limits values;

@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: Apache-2.0
+#pragma once
+// Rows moved to the rank that already holds their key (dist/key_spans.hpp): when one side of a
+// join has its keys apart on the ranks, each row of the other side goes to the rank whose spans
+// hold its key, and stays where it is when none does (then no row of the first side has its key,
+// on any rank). Only the rows where two ranks' files meet move; each row still lives on exactly
+// one rank, so every kind of join (right and full included) stays correct.
+#include <colx/dist/dist_frame.hpp>
+#include <colx/dist/key_spans.hpp>
+#include <colx/dist/limits.hpp>
+#include <colx/dist/partition.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <exception>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace colx::dist::detail {
+
+// Row i goes to the rank of the span holding its key (`count` spans sorted by low, apart), else
+// to `self`.
+template <class Inputs, class Key>
+struct span_owner_fn {
+  Inputs in;
+  Key key;
+  std::int64_t const* low;
+  std::int64_t const* high;
+  std::int32_t const* rank;
+  size_type count;
+  std::uint32_t self;
+  std::uint32_t* out;
+  COLX_HOST_DEVICE void operator()(size_type i) const {
+    auto const m = key(in, i);
+    std::uint32_t to = self;
+    if (m.valid) {
+      auto const v = static_cast<std::int64_t>(m.value);
+      size_type lo = 0;  // the first span whose low is past v
+      size_type hi = count;
+      while (lo < hi) {
+        size_type const mid = lo + (hi - lo) / 2;
+        if (low[mid] <= v) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      if (lo > 0 && v <= high[lo - 1]) { to = static_cast<std::uint32_t>(rank[lo - 1]); }
+    }
+    out[i] = to;
+  }
+};
+
+// Each rank's spans of a key column, gathered in one collective. A rank that cannot tell (its
+// key is not an integer column, the limits say not to look, or the summary failed) sends
+// "unknown", which keeps every rank on the shuffling path.
+template <class Schema, class Key>
+key_spans spans_or_unknown(frame<Schema> const& f, Key const& key, stream_ref stream) {
+  if (!limits().key_spans) { return {}; }
+  try {
+    return spans_of(f, key, stream);
+  } catch (...) {
+    return {};  // the shuffle that follows reports a lasting failure on every rank
+  }
+}
+
+// The rows of `d` moved to the rank whose spans (`all`: every rank's, apart) hold their key.
+template <class Schema, class Key>
+dist_frame<Schema> move_to_spans(dist_frame<Schema> const& d, Key const& key, std::span<key_spans const> all,
+                                 char const* step, stream_ref stream) {
+  auto& comm = d.comm();
+  auto grouped = agreed(comm, std::string(step) + " (partition)", [&] {
+    frame<Schema> const& f = d.local();
+    std::vector<std::pair<span, std::int32_t>> spans;
+    for (std::size_t r = 0; r < all.size(); ++r) {
+      for (int k = 0; k < all[r].count; ++k) { spans.push_back({{all[r].low[k], all[r].high[k]}, static_cast<std::int32_t>(r)}); }
+    }
+    std::sort(spans.begin(), spans.end(), [](auto const& a, auto const& b) { return a.first.low < b.first.low; });
+    std::vector<std::int64_t> lows, highs;
+    std::vector<std::int32_t> ranks;
+    for (auto const& [s, r] : spans) {
+      lows.push_back(s.low);
+      highs.push_back(s.high);
+      ranks.push_back(r);
+    }
+    resource_ref const mr = get_current_resource(f.kind());
+    auto const to_device = [&](auto const& v) {
+      using T = typename std::remove_cvref_t<decltype(v)>::value_type;
+      uvector<T> out(static_cast<size_type>(v.size()), stream, mr);
+      colx::detail::copy_bytes(out.data(), f.kind(), v.data(), memory_kind::host, v.size() * sizeof(T), stream);
+      return out;
+    };
+    auto const low = to_device(lows);
+    auto const high = to_device(highs);
+    auto const rank = to_device(ranks);
+    uvector<std::uint32_t> destination(f.num_rows(), stream, mr);
+    if (f.num_rows() > 0) {
+      auto const bound = expr::bind<Schema>(key);
+      span_owner_fn<typename frame<Schema>::inputs_type, std::remove_cvref_t<decltype(bound)>> const fn{
+          f.inputs(), bound, low.data(), high.data(), rank.data(), static_cast<size_type>(lows.size()),
+          static_cast<std::uint32_t>(comm.rank()), destination.data()};
+      on_backend(f.kind(), stream, [&](auto const& exec) { exec.for_each_n(f.num_rows(), fn); });
+    }
+    auto out = group_by_destination(f, destination.data(), comm.size(), stream);
+    stream.synchronize();  // the step's time is the work's; the host vectors above outlive the copies
+    return out;
+  });
+  return {comm, exchange_rows(comm, grouped.first, std::span<size_type const>(grouped.second), step, stream)};
+}
+
+}  // namespace colx::dist::detail

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: Apache-2.0
+// Joins and group-bys on keys the ranks already hold apart (dist/key_spans.hpp, colocated.hpp):
+// each rank builds its own rows, as if it had read files written in key order, and the answer,
+// gathered on rank 0, must equal the one-process answer over all the rows. The steps recorded
+// show what moved: nothing for a group-by, only the other side's rows out of place for a join.
+// Keys come sorted within a rank's "files" (a jump where two meet), unsorted, with nulls, and on
+// ranks that hold no rows; keys that are not apart take the shuffles, with the same answers.
+#include "support/backend.hpp"
+#include "support/rows.hpp"
+#include "support/world.hpp"
+
+#include <colx/dist.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace colx::literals;
+using colx::size_type;
+namespace dist = colx::dist;
+
+namespace {
+
+using left_schema = colx::schema<colx::field<"k", std::int64_t>, colx::field<"v", double, colx::nullable>>;
+using right_schema = colx::schema<colx::field<"rk", std::int32_t>, colx::field<"w", std::int64_t, colx::nullable>>;
+
+// Rows with keys `keys` (nullopt: null), v or w derived from the position.
+colx::frame<left_schema> left_rows(std::vector<std::optional<std::int64_t>> const& keys) {
+  std::vector<std::optional<double>> v;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    v.push_back(i % 7 == 3 ? std::nullopt : std::optional<double>(static_cast<double>(i) / 4));
+  }
+  auto const mr = colx::test::backend_resource();
+  return colx::frame<left_schema>(colx::make_column<std::int64_t>(keys, {}, mr), colx::make_column<double>(v, {}, mr));
+}
+colx::frame<right_schema> right_rows(std::vector<std::optional<std::int32_t>> const& keys) {
+  std::vector<std::optional<std::int64_t>> w;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    w.push_back(i % 5 == 1 ? std::nullopt : std::optional<std::int64_t>(static_cast<std::int64_t>(i) * 3));
+  }
+  auto const mr = colx::test::backend_resource();
+  return colx::frame<right_schema>(colx::make_column<std::int32_t>(keys, {}, mr), colx::make_column<std::int64_t>(w, {}, mr));
+}
+
+// Rank r's "files" f = r, r + ranks, ...: file f holds keys [f * width, (f + 1) * width), each
+// key `repeat` times, ascending (or shuffled within the rank), a null every 97 rows if asked.
+std::vector<std::optional<std::int64_t>> file_keys(int rank, int ranks, int files, std::int64_t width, int repeat,
+                                                   bool shuffled, bool nulls) {
+  std::vector<std::optional<std::int64_t>> out;
+  for (int f = rank; f < files; f += ranks) {
+    for (std::int64_t k = f * width; k < (f + 1) * width; ++k) {
+      for (int c = 0; c < repeat; ++c) { out.emplace_back(k); }
+    }
+  }
+  if (shuffled) {
+    std::uint64_t x = 0x9e3779b97f4a7c15ull * static_cast<std::uint64_t>(rank + 1);
+    for (std::size_t i = out.size(); i > 1; --i) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      std::swap(out[i - 1], out[x % i]);
+    }
+  }
+  if (nulls) {
+    for (std::size_t i = 5; i < out.size(); i += 97) { out[i] = std::nullopt; }
+  }
+  return out;
+}
+
+template <class Schema, class Reference>
+void check_gathered(dist::dist_frame<Schema> const& d, Reference const& reference) {
+  auto const all = dist::gather(d);
+  if (d.rank() == 0) {
+    CHECK(colx::test::sorted_rows_of(all) == colx::test::sorted_rows_of(reference));
+  } else {
+    CHECK(all.num_rows() == 0);
+  }
+}
+
+bool recorded(colx::dist::communicator const& world, std::string const& step) {
+  return std::any_of(world.traffic().begin(), world.traffic().end(), [&](auto const& r) { return r.step.find(step) != std::string::npos; });
+}
+bool rows_moved(colx::dist::communicator const& world) {
+  return std::any_of(world.traffic().begin(), world.traffic().end(), [](auto const& r) { return r.moved_rows && r.rows_sent > 0; });
+}
+
+}  // namespace
+
+TEST_CASE("a group-by on keys the ranks hold apart moves no row", "[dist]") {
+  auto& world = colx::test::world();
+  auto const aggs = colx::aggregate(colx::sum("v"_c).as<"s">(), colx::count().as<"n">());
+  for (bool shuffled : {false, true}) {
+    // 0: no rank holds rows; 1: one rank does. Width 300 and 3 rows a key: a rank's files meet
+    // inside its chunks of 256 rows. Shuffled, a rank's keys are apart from the others' only
+    // when they come from one file (one span, whatever their order).
+    for (int files : shuffled ? std::vector<int>{1, world.size()} : std::vector<int>{0, 1, 2 * world.size() + 1, 40}) {
+      INFO("files " << files << (shuffled ? ", shuffled" : ", ascending"));
+      dist::dist_frame<left_schema> const d(world, left_rows(file_keys(world.rank(), world.size(), files, 300, 3, shuffled, false)));
+      auto const everything = dist::gather(d);
+      world.clear_traffic();
+      auto const g = d | colx::group_by("k"_c) | aggs;
+      CHECK_FALSE(rows_moved(world));
+      check_gathered(g, everything | colx::group_by("k"_c) | aggs);
+      // A mean needs its division after the merge, still without moving rows.
+      auto const means = colx::aggregate(colx::mean("v"_c).as<"m">());
+      world.clear_traffic();
+      auto const m = d | colx::group_by("k"_c) | means;
+      CHECK_FALSE(rows_moved(world));
+      check_gathered(m, everything | colx::group_by("k"_c) | means);
+      // Two keys: the first, apart, is enough.
+      world.clear_traffic();
+      auto const two = d | colx::group_by("k"_c, "v"_c) | aggs;
+      CHECK_FALSE(rows_moved(world));
+      check_gathered(two, everything | colx::group_by("k"_c, "v"_c) | aggs);
+    }
+  }
+}
+
+TEST_CASE("a group-by's null keys on several ranks take the shuffle, one null group", "[dist]") {
+  auto& world = colx::test::world();
+  auto const aggs = colx::aggregate(colx::sum("v"_c).as<"s">(), colx::count().as<"n">());
+  dist::dist_frame<left_schema> const d(world, left_rows(file_keys(world.rank(), world.size(), 12, 50, 2, false, true)));
+  auto const everything = dist::gather(d);
+  auto const g = d | colx::group_by("k"_c) | aggs;
+  check_gathered(g, everything | colx::group_by("k"_c) | aggs);
+  // Behind a filter (the spans are the unfiltered rows', nulls included): the same answer.
+  auto const kept = colx::filter(colx::is_valid("k"_c));
+  check_gathered(d | kept | colx::group_by("k"_c, "v"_c) | aggs, everything | kept | colx::group_by("k"_c, "v"_c) | aggs);
+}
+
+TEST_CASE("a join moves only the other side's rows whose keys another rank holds", "[dist]") {
+  auto& world = colx::test::world();
+  int const me = world.rank();
+  int const ranks = world.size();
+  // Left: files of 200 keys, two rows a key, nulls. Right: keys shifted by half a file, so half
+  // of a rank's right rows belong to the next rank's left file, and the last ones to no file.
+  dist::dist_frame<left_schema> const l(world, left_rows(file_keys(me, ranks, 3 * ranks, 200, 2, false, true)));
+  std::vector<std::optional<std::int32_t>> rk;
+  for (auto const& k : file_keys(me, ranks, 3 * ranks, 200, 1, true, false)) { rk.emplace_back(static_cast<std::int32_t>(*k + 100)); }
+  rk.emplace_back(std::nullopt);
+  dist::dist_frame<right_schema> const r(world, right_rows(rk));
+  auto const all_left = dist::gather(l);
+  auto const all_right = dist::gather(r);
+  auto const on_l = colx::on("k"_c);
+  auto const on_r = colx::on("rk"_c);
+  auto const run = [&](auto const& joined, auto const& reference) {
+    if (ranks > 1) {
+      CHECK(recorded(world, "join (right rows to their key's rank)"));
+      CHECK_FALSE(recorded(world, "hash shuffle"));
+      CHECK_FALSE(recorded(world, "replicate"));
+    }
+    check_gathered(joined, reference);
+  };
+  dist::strategy_limits const saved = dist::limits();
+  dist::limits().broadcast_rows = 0;  // small as they are, these sides would be broadcast
+  world.clear_traffic();
+  run(l | colx::join(r, on_l, on_r), all_left | colx::join(all_right, on_l, on_r));
+  world.clear_traffic();
+  run(l | colx::join<colx::join_kind::left>(r, on_l, on_r), all_left | colx::join<colx::join_kind::left>(all_right, on_l, on_r));
+  world.clear_traffic();
+  run(l | colx::join<colx::join_kind::right>(r, on_l, on_r), all_left | colx::join<colx::join_kind::right>(all_right, on_l, on_r));
+  world.clear_traffic();
+  run(l | colx::join<colx::join_kind::full>(r, on_l, on_r), all_left | colx::join<colx::join_kind::full>(all_right, on_l, on_r));
+  world.clear_traffic();
+  run(l | colx::join<colx::join_kind::semi>(r, on_l, on_r), all_left | colx::join<colx::join_kind::semi>(all_right, on_l, on_r));
+  world.clear_traffic();
+  run(l | colx::join<colx::join_kind::anti>(r, on_l, on_r), all_left | colx::join<colx::join_kind::anti>(all_right, on_l, on_r));
+  // The right side apart and the left not (every rank holds keys of every file): the left rows move.
+  dist::dist_frame<left_schema> const scattered(world, left_rows(file_keys(0, 1, 3, 200 * ranks, 1, true, false)));
+  dist::dist_frame<right_schema> const apart(world, right_rows([&] {
+    std::vector<std::optional<std::int32_t>> keys;
+    for (auto const& k : file_keys(me, ranks, 3 * ranks, 200, 1, false, false)) { keys.emplace_back(static_cast<std::int32_t>(*k)); }
+    return keys;
+  }()));
+  auto const all_scattered = dist::gather(scattered);
+  auto const all_apart = dist::gather(apart);
+  world.clear_traffic();
+  auto const moved_left = scattered | colx::join(apart, on_l, on_r);
+  if (ranks > 1) { CHECK(recorded(world, "join (left rows to their key's rank)")); }
+  check_gathered(moved_left, all_scattered | colx::join(all_apart, on_l, on_r));
+  // Neither side apart, or the spans not looked for: the hash shuffles, the same answer.
+  dist::limits().key_spans = false;
+  world.clear_traffic();
+  auto const shuffled = l | colx::join(r, on_l, on_r);
+  if (ranks > 1) { CHECK(recorded(world, "hash shuffle")); }
+  check_gathered(shuffled, all_left | colx::join(all_right, on_l, on_r));
+  dist::limits().key_spans = true;
+  world.clear_traffic();
+  auto const both_scattered = scattered | colx::join(r, on_l, on_r);
+  if (ranks > 1) { CHECK(recorded(world, "hash shuffle")); }
+  check_gathered(both_scattered, all_scattered | colx::join(all_right, on_l, on_r));
+  dist::limits() = saved;
+}
