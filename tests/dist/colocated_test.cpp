@@ -193,5 +193,16 @@ TEST_CASE("a join moves only the other side's rows whose keys another rank holds
   auto const both_scattered = scattered | colx::join(r, on_l, on_r);
   if (ranks > 1) { CHECK(recorded(world, "hash shuffle")); }
   check_gathered(both_scattered, all_scattered | colx::join(all_right, on_l, on_r));
+  // One rank holding every left row: its keys are apart, but the right side would all follow
+  // them there; a broadcast or the hash shuffles spread the work instead.
+  dist::dist_frame<left_schema> const lopsided(world, left_rows(file_keys(me, ranks, 1, 5000, 1, false, false)));
+  auto const all_lopsided = dist::gather(lopsided);
+  world.clear_traffic();
+  auto const spread = lopsided | colx::join(r, on_l, on_r);
+  if (ranks > 1) {
+    CHECK_FALSE(recorded(world, "join (right rows to their key's rank)"));
+    CHECK((recorded(world, "hash shuffle") || recorded(world, "replicate")));
+  }
+  check_gathered(spread, all_lopsided | colx::join(all_right, on_l, on_r));
   dist::limits() = saved;
 }

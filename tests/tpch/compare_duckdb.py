@@ -139,6 +139,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runner", help="the colx-tpch executable (or colx-tpch-dist, with --launcher)")
     parser.add_argument("--launcher", default="", help="what runs the runner, e.g. \"mpiexec -n 2\" for colx-tpch-dist")
+    parser.add_argument("--runner-args", default="", help="more options for the runner, e.g. \"--broadcast-rows 1000\"")
     parser.add_argument("--answers", help="a folder of colx-tpch's answers (qNN.csv, from --out) made elsewhere, e.g. on a "
                                           "GPU machine, to compare instead of running --runner; --log then names its output")
     parser.add_argument("--data", help="a folder of the 8 tables as tpchgen-cli parquet writes them")
@@ -175,7 +176,8 @@ def main():
             answers = os.path.join(scratch, "answers")
             os.makedirs(answers)
             run = subprocess.run(shlex.split(args.launcher) + [args.runner, "--data", data, "--queries", args.queries, "--out", answers, "--rows", "4",
-                                  "--repeat", str(args.repeat)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                                  "--repeat", str(args.repeat)] + shlex.split(args.runner_args),
+                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             log, returncode = run.stdout, run.returncode
             if args.log:
                 with open(args.log, "w") as f:

@@ -110,7 +110,7 @@ template <class Schema, class Ranges>
   size_type const total = first_row.back();
   // Nothing leaves this rank and nothing arrives (rows already where their keys belong): the
   // frame is the answer as it is. The rank still takes part in every collective below.
-  bool const unchanged = keeps_all && total == rows.num_rows() &&
+  bool const unchanged = keeps_all && total == rows.num_rows() && rows.kind() == comm.kind() &&
                          ranges[static_cast<std::size_t>(me)] == std::pair<size_type, size_type>{0, rows.num_rows()};
 
   // Per column: a fixed-width column that no rank sends nulls of is received in place, every

@@ -18,6 +18,7 @@
 #include <colx/frame/join.hpp>
 #include <colx/frame/select.hpp>
 
+#include <algorithm>
 #include <array>
 #include <tuple>
 #include <vector>
@@ -49,11 +50,16 @@ template <class Schema, join_kind How, class RightSchema, class... L, class... R
   } else {
     // Both sides' rows in all, in one collective.
     std::array<size_type, 2> const mine{left.local().num_rows(), j.right.local().num_rows()};
-    double left_rows = 0, right_rows = 0;
+    double left_rows = 0, right_rows = 0, most_left = 0, most_right = 0;
     for (auto const& n : comm.all_gather(mine)) {
       left_rows += static_cast<double>(n[0]);
       right_rows += static_cast<double>(n[1]);
+      most_left = std::max(most_left, static_cast<double>(n[0]));
+      most_right = std::max(most_right, static_cast<double>(n[1]));
     }
+    // A side whose rows stay put must be spread over the ranks about evenly: the other side's
+    // rows follow it (one rank holding every row would draw the whole other side to it).
+    auto const spread = [&](double most, double all) { return most <= 1.5 * all / comm.size() + 1024; };
     bool const small_right = right_rows <= static_cast<double>(limits().broadcast_rows);
     if (!keeps_unmatched_right && small_right) { return join_local(left.local(), replicate(j.right)); }
     bool const broadcast = !keeps_unmatched_right && right_rows * comm.size() <= limits().broadcast_share * left_rows;
@@ -64,7 +70,9 @@ template <class Schema, join_kind How, class RightSchema, class... L, class... R
     using right_key = std::tuple_element_t<0, std::tuple<R...>>;
     if constexpr (detail::span_key_v<typename field_of<Schema, left_key>::type::type> &&
                   detail::span_key_v<typename field_of<RightSchema, right_key>::type::type>) {
-      if (!j.options.nulls_equal && !small_right) {  // (null keys match nothing, so stay anywhere)
+      // (Null keys match nothing, so stay anywhere. A right or full join, which cannot broadcast
+      // a small right side, looks too.)
+      if (!j.options.nulls_equal && (keeps_unmatched_right || !small_right)) {
         std::array<detail::key_spans, 2> const spans{detail::spans_or_unknown(left.local(), left_key{}, {}),
                                                      detail::spans_or_unknown(j.right.local(), right_key{}, {})};
         auto const all = comm.all_gather(spans);
@@ -73,11 +81,11 @@ template <class Schema, join_kind How, class RightSchema, class... L, class... R
           lefts.push_back(s[0]);
           rights.push_back(s[1]);
         }
-        if (detail::spans_apart(lefts, false)) {
+        if (spread(most_left, left_rows) && detail::spans_apart(lefts, false)) {
           auto const r = detail::move_to_spans(j.right, right_key{}, lefts, "join (right rows to their key's rank)", {});
           return join_local(left.local(), r.local());
         }
-        if (!broadcast && detail::spans_apart(rights, false)) {
+        if (!broadcast && spread(most_right, right_rows) && detail::spans_apart(rights, false)) {
           auto const l = detail::move_to_spans(left, left_key{}, rights, "join (left rows to their key's rank)", {});
           return join_local(l.local(), j.right.local());
         }
