@@ -6,6 +6,7 @@
 // Keys come sorted within a rank's "files" (a jump where two meet), unsorted, with nulls, and on
 // ranks that hold no rows; keys that are not apart take the shuffles, with the same answers.
 #include "support/backend.hpp"
+#include "support/gathered.hpp"
 #include "support/rows.hpp"
 #include "support/world.hpp"
 
@@ -22,6 +23,7 @@
 using namespace colx::literals;
 using colx::size_type;
 namespace dist = colx::dist;
+using colx::test::check_gathered;
 
 namespace {
 
@@ -69,16 +71,6 @@ std::vector<std::optional<std::int64_t>> file_keys(int rank, int ranks, int file
     for (std::size_t i = 5; i < out.size(); i += 97) { out[i] = std::nullopt; }
   }
   return out;
-}
-
-template <class Schema, class Reference>
-void check_gathered(dist::dist_frame<Schema> const& d, Reference const& reference) {
-  auto const all = dist::gather(d);
-  if (d.rank() == 0) {
-    CHECK(colx::test::sorted_rows_of(all) == colx::test::sorted_rows_of(reference));
-  } else {
-    CHECK(all.num_rows() == 0);
-  }
 }
 
 bool recorded(colx::dist::communicator const& world, std::string const& step) {

@@ -6,6 +6,7 @@
 // and on several GPUs (NCCL). Keys include nulls, one key holding half the rows, and worlds where
 // a rank holds no rows.
 #include "support/backend.hpp"
+#include "support/gathered.hpp"
 #include "support/rows.hpp"
 #include "support/world.hpp"
 
@@ -21,6 +22,7 @@
 using namespace colx::literals;
 using colx::size_type;
 namespace dist = colx::dist;
+using colx::test::check_gathered;
 
 namespace {
 
@@ -64,18 +66,6 @@ colx::frame<right_schema> make_right(size_type n, std::int64_t keys) {
   }
   auto const mr = colx::test::backend_resource();
   return colx::frame<right_schema>(colx::make_column<std::int64_t>(k, {}, mr), colx::make_column<std::int32_t>(w, {}, mr));
-}
-
-// The distributed result on rank 0 (all of it) must hold the reference's rows; other ranks check
-// that they got none back.
-template <class Schema, class Reference>
-void check_gathered(dist::dist_frame<Schema> const& d, Reference const& reference) {
-  auto const all = dist::gather(d);
-  if (d.rank() == 0) {
-    CHECK(colx::test::sorted_rows_of(all) == colx::test::sorted_rows_of(reference));
-  } else {
-    CHECK(all.num_rows() == 0);
-  }
 }
 
 struct lowered_limits {
