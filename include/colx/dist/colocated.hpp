@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <exception>
 #include <span>
 #include <string>
 #include <vector>
@@ -85,15 +84,9 @@ dist_frame<Schema> move_to_spans(dist_frame<Schema> const& d, Key const& key, st
       ranks.push_back(r);
     }
     resource_ref const mr = get_current_resource(f.kind());
-    auto const to_device = [&](auto const& v) {
-      using T = typename std::remove_cvref_t<decltype(v)>::value_type;
-      uvector<T> out(static_cast<size_type>(v.size()), stream, mr);
-      colx::detail::copy_bytes(out.data(), f.kind(), v.data(), memory_kind::host, v.size() * sizeof(T), stream);
-      return out;
-    };
-    auto const low = to_device(lows);
-    auto const high = to_device(highs);
-    auto const rank = to_device(ranks);
+    uvector<std::int64_t> const low(std::span<std::int64_t const>(lows), stream, mr);
+    uvector<std::int64_t> const high(std::span<std::int64_t const>(highs), stream, mr);
+    uvector<std::int32_t> const rank(std::span<std::int32_t const>(ranks), stream, mr);
     uvector<std::uint32_t> destination(f.num_rows(), stream, mr);
     if (f.num_rows() > 0) {
       auto const bound = expr::bind<Schema>(key);

@@ -72,18 +72,27 @@ struct outgoing_piece {
   column_header header{};
 };
 
-inline outgoing_piece make_piece(any_column_view const& column, size_type begin, size_type end, stream_ref stream,
-                                 resource_ref mr) {
+// Rows [begin, end) as they lie, unsent or sent from there: a fixed-width column's header (its
+// nulls and bytes); a strings or dictionary column's none (it is copied to be sent). This rank's
+// own rows, when it sends none elsewhere, stay such a view (copied, if at all, when assembled).
+inline outgoing_piece own_piece(any_column_view const& column, size_type begin, size_type end, stream_ref stream) {
   outgoing_piece piece;
   piece.view = column.slice(begin, end, stream);
   if (begin == end) { return piece; }  // no rows: nothing to copy or send (a header of zeros)
-  bool const strings = column.type().id() == type_id::string;
-  bool const dictionary = column.type().id() == type_id::dictionary;
-  if (!strings && !dictionary && piece.view.null_count() == 0) {  // sent from where it lies
+  if (column.type().id() != type_id::string && column.type().id() != type_id::dictionary) {
+    piece.header.null_count = piece.view.null_count();
     piece.header.payload_bytes =
         static_cast<std::int64_t>(static_cast<std::size_t>(piece.view.size()) * size_of(column.type()));
-    return piece;
   }
+  return piece;
+}
+
+inline outgoing_piece make_piece(any_column_view const& column, size_type begin, size_type end, stream_ref stream,
+                                 resource_ref mr) {
+  outgoing_piece piece = own_piece(column, begin, end, stream);
+  bool const dictionary = column.type().id() == type_id::dictionary;
+  bool const fixed_width = column.type().id() != type_id::string && !dictionary;
+  if (begin == end || (fixed_width && piece.header.null_count == 0)) { return piece; }  // sent from where it lies
   piece.owned = copy(piece.view, stream, mr);  // starts at row 0 (a dictionary's whole, with it)
   piece.view = piece.owned.view();
   piece.header.null_count = piece.view.null_count();
@@ -97,20 +106,6 @@ inline outgoing_piece make_piece(any_column_view const& column, size_type begin,
     std::tie(piece.header.dictionary_payload_bytes, piece.header.dictionary_offset_bytes) = payload_and_offsets(values);
   } else {
     std::tie(piece.header.payload_bytes, piece.header.offset_bytes) = payload_and_offsets(piece.owned);
-  }
-  return piece;
-}
-
-// This rank's own rows when it sends none elsewhere: never sent, so a view (copied, if at all,
-// only when the rows are assembled).
-inline outgoing_piece own_piece(any_column_view const& column, size_type begin, size_type end, stream_ref stream) {
-  outgoing_piece piece;
-  piece.view = column.slice(begin, end, stream);
-  if (begin == end) { return piece; }
-  piece.header.null_count = piece.view.null_count();
-  if (column.type().id() != type_id::string && column.type().id() != type_id::dictionary) {
-    piece.header.payload_bytes =
-        static_cast<std::int64_t>(static_cast<std::size_t>(piece.view.size()) * size_of(column.type()));
   }
   return piece;
 }

@@ -206,7 +206,8 @@ template <class Source, class... Keys, class... Named>
     // A world of one: the one-process group-by, one pass (when it gives the merge's columns).
     using partial_t = decltype(aggregate_partials());
     using direct_t = decltype(local | g.stage | agg);
-    if constexpr (std::is_same_v<typename direct_t::schema_type, typename std::invoke_result_t<decltype(merge), partial_t const&>::schema_type>) {
+    using merged_schema = typename std::invoke_result_t<decltype(merge), partial_t const&>::schema_type;
+    if constexpr (std::is_same_v<typename direct_t::schema_type, merged_schema>) {
       if (comm.size() == 1) {
         auto out = agreed(comm, "group_by", [&] { return local | g.stage | agg; });
         return dist_frame<typename direct_t::schema_type>(comm, std::move(out));
@@ -227,7 +228,7 @@ template <class Source, class... Keys, class... Named>
       all_spans.push_back(s);
     }
     if (detail::spans_apart(all_spans, true)) {
-      if constexpr (std::is_same_v<partial_schema, typename std::invoke_result_t<decltype(merge), partial_t const&>::schema_type>) {
+      if constexpr (std::is_same_v<partial_schema, merged_schema>) {
         return parts;
       } else {
         return merge(parts.local());  // the means' divisions, on each rank's own groups
