@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: Apache-2.0
 // Join keys packed into one word beside the build row: a nullable key against a not-null one
 // (both ways round), with and without nulls_equal; int64 keys at the edges of their range; two
-// keys packed together (int32 and nullable int16). The matching pairs against a nested loop.
+// keys packed together (int32 and nullable int16); nullable keys whose values alone fill the word
+// (int64; two int32s), every kind, with and without nulls_equal; nullable columns without a mask,
+// which keep none where no row can be missing. The rows against a nested loop.
 #include "support/backend.hpp"
+#include "support/rows.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -11,6 +14,7 @@
 #include <limits>
 #include <optional>
 #include <random>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -111,5 +115,156 @@ TEST_CASE("join: packed keys, nullable against not null, both ways round", "[fra
       CHECK(sorted(colx::join_rows(nl, nn, colx::on("a"_c, "b"_c), colx::on("aa"_c, "bb"_c), o)) ==
             nested_loop(with_nulls.k.size(), without.k.size(), same_ab));
     }
+  }
+}
+
+namespace {
+
+using colx::join_kind;
+using long_keys = colx::schema<colx::field<"k", std::int64_t>, colx::field<"p", std::int32_t>, colx::field<"q", std::int32_t>>;
+
+struct long_rows {
+  std::vector<std::optional<std::int64_t>> k;
+  std::vector<std::optional<std::int32_t>> p, q;
+};
+
+// Nullable keys with duplicates, nulls, 0 (a null's value bits) and int64's edges.
+long_rows random_long_rows(std::size_t n, unsigned seed) {
+  constexpr std::int64_t edges[] = {std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::min(), -1, 0};
+  std::mt19937_64 rng(seed);
+  long_rows r;
+  auto const maybe = [&](std::int32_t v) { return rng() % 6 == 0 ? std::nullopt : std::optional<std::int32_t>(v); };
+  for (std::size_t i = 0; i < n; ++i) {
+    std::uint64_t const x = rng();
+    r.k.push_back(x % 7 == 0 ? std::nullopt : std::optional<std::int64_t>(x % 5 == 0 ? edges[x % 4] : static_cast<std::int64_t>(x % 50)));
+    r.p.push_back(maybe(static_cast<std::int32_t>(rng() % 3) - 1));
+    r.q.push_back(maybe(rng() % 2 == 0 ? std::numeric_limits<std::int32_t>::min() : static_cast<std::int32_t>(rng() % 3)));
+  }
+  return r;
+}
+
+colx::frame<long_keys> long_frame(long_rows const& r) {
+  auto const mr = colx::test::backend_resource();
+  return colx::frame<long_keys>(colx::make_column<std::int64_t>(r.k, {}, mr), colx::make_column<std::int32_t>(r.p, {}, mr),
+                                colx::make_column<std::int32_t>(r.q, {}, mr));
+}
+
+template <class T>
+bool same_key(std::optional<T> const& a, std::optional<T> const& b, bool nulls_equal) {
+  if (!a || !b) { return nulls_equal && !a && !b; }
+  return *a == *b;
+}
+
+// Every kind's (left row, right row) pairs by a nested loop, -1 for none; left rows from `from`.
+template <class Eq>
+pairs kind_loop(join_kind how, std::size_t from, std::size_t nl, std::size_t nr, Eq eq) {
+  pairs out;
+  std::vector<bool> right_matched(nr, false);
+  for (std::size_t i = from; i < from + nl; ++i) {
+    bool found = false;
+    for (std::size_t j = 0; j < nr; ++j) {
+      if (!eq(i, j)) { continue; }
+      found = true;
+      right_matched[j] = true;
+      if (how != join_kind::semi && how != join_kind::anti) { out.emplace_back(static_cast<size_type>(i - from), static_cast<size_type>(j)); }
+    }
+    bool const lone = how == join_kind::left || how == join_kind::full || how == join_kind::anti;
+    if ((how == join_kind::semi && found) || (lone && !found)) { out.emplace_back(static_cast<size_type>(i - from), -1); }
+  }
+  if (how == join_kind::right || how == join_kind::full) {
+    for (std::size_t j = 0; j < nr; ++j) {
+      if (!right_matched[j]) { out.emplace_back(-1, static_cast<size_type>(j)); }
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+template <join_kind How>
+void check_long_keys(long_rows const& l, long_rows const& r, std::size_t from, std::size_t nl, bool nulls_equal) {
+  CAPTURE(static_cast<int>(How), from, nl, r.k.size(), nulls_equal);
+  colx::join_options const o{.nulls_equal = nulls_equal};
+  auto const left = long_frame(l).slice(static_cast<size_type>(from), static_cast<size_type>(from + nl));
+  auto const right = long_frame(r);
+  // One nullable int64 key: 64 value bits, no room for a null bit.
+  CHECK(sorted(colx::join_rows<How>(left, right, colx::on("k"_c), o)) ==
+        kind_loop(How, from, nl, r.k.size(), [&](std::size_t i, std::size_t j) { return same_key(l.k[i], r.k[j], nulls_equal); }));
+  // Two nullable int32 keys: 64 value bits and two null bits.
+  CHECK(sorted(colx::join_rows<How>(left, right, colx::on("p"_c, "q"_c), o)) ==
+        kind_loop(How, from, nl, r.k.size(), [&](std::size_t i, std::size_t j) {
+          return same_key(l.p[i], r.p[j], nulls_equal) && same_key(l.q[i], r.q[j], nulls_equal);
+        }));
+}
+
+}  // namespace
+
+// Keys whose values fill the word leave out their null bits: a row with a null key never enters
+// the table, or, with nulls_equal, the word is the keys' hash and rows are compared.
+TEST_CASE("join: nullable keys that fill a word, every kind, with and without nulls_equal", "[frame]") {
+  for (std::size_t const n : {std::size_t{0}, std::size_t{1}, std::size_t{257}, std::size_t{1500}}) {
+    auto const l = random_long_rows(n + 3, static_cast<unsigned>(n) + 11);
+    auto const r = random_long_rows(n / 3 + 1, static_cast<unsigned>(n) + 12);
+    for (bool const nulls_equal : {false, true}) {
+      for (std::size_t const from : {std::size_t{0}, std::size_t{3}}) {
+        check_long_keys<join_kind::inner>(l, r, from, n, nulls_equal);
+        check_long_keys<join_kind::left>(l, r, from, n, nulls_equal);
+        check_long_keys<join_kind::right>(l, r, from, n, nulls_equal);
+        check_long_keys<join_kind::full>(l, r, from, n, nulls_equal);
+        check_long_keys<join_kind::semi>(l, r, from, n, nulls_equal);
+        check_long_keys<join_kind::anti>(l, r, from, n, nulls_equal);
+      }
+    }
+  }
+}
+
+// Nullable fields whose columns have no mask (as Parquet declares columns that hold no null): the
+// output gets a mask only where a side's row can be missing, and its values and nulls are right.
+TEST_CASE("join: nullable columns without a mask get one only where a side's row can be missing", "[frame]") {
+  using L = colx::schema<colx::field<"k", std::int64_t>, colx::field<"a", std::int64_t>>;
+  using R = colx::schema<colx::field<"k", std::int64_t>, colx::field<"b", std::int64_t>>;
+  auto const mr = colx::test::backend_resource();
+  for (std::size_t const n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}}) {
+    CAPTURE(n);
+    std::vector<std::int64_t> lk, a, rk, b;
+    for (std::size_t i = 0; i < n; ++i) {
+      lk.push_back(static_cast<std::int64_t>(i % 37));
+      a.push_back(static_cast<std::int64_t>(i));
+    }
+    for (std::size_t j = 0; j < n / 2 + 1; ++j) {
+      rk.push_back(static_cast<std::int64_t>(j % 50) + 10);  // keys 10..59: some left keys find none
+      b.push_back(1000 + static_cast<std::int64_t>(j));
+    }
+    colx::frame<L> const left(colx::make_column<std::int64_t>(lk, {}, mr), colx::make_column<std::int64_t>(a, {}, mr));
+    colx::frame<R> const right(colx::make_column<std::int64_t>(rk, {}, mr), colx::make_column<std::int64_t>(b, {}, mr));
+    REQUIRE(!left["a"_c].nullable());
+    using row = std::tuple<std::optional<std::int64_t>, std::optional<std::int64_t>, std::optional<std::int64_t>>;
+    auto const expected = [&](join_kind how) {
+      std::vector<row> out;
+      std::vector<bool> matched(rk.size(), false);
+      for (std::size_t i = 0; i < lk.size(); ++i) {
+        bool found = false;
+        for (std::size_t j = 0; j < rk.size(); ++j) {
+          if (lk[i] != rk[j]) { continue; }
+          found = matched[j] = true;
+          out.emplace_back(lk[i], a[i], b[j]);
+        }
+        if (!found && (how == join_kind::left || how == join_kind::full)) { out.emplace_back(lk[i], a[i], std::nullopt); }
+      }
+      for (std::size_t j = 0; j < rk.size(); ++j) {
+        if (!matched[j] && (how == join_kind::right || how == join_kind::full)) { out.emplace_back(rk[j], std::nullopt, b[j]); }
+      }
+      std::sort(out.begin(), out.end());
+      return out;
+    };
+    auto const inner = left | colx::join(right, colx::on("k"_c));
+    CHECK(colx::test::sorted_rows_of(inner) == expected(join_kind::inner));
+    CHECK((!inner["k"_c].nullable() && !inner["a"_c].nullable() && !inner["b"_c].nullable()));
+    auto const left_join = left | colx::join<join_kind::left>(right, colx::on("k"_c));
+    CHECK(colx::test::sorted_rows_of(left_join) == expected(join_kind::left));
+    CHECK(!left_join["a"_c].nullable());
+    auto const right_join = left | colx::join<join_kind::right>(right, colx::on("k"_c));
+    CHECK(colx::test::sorted_rows_of(right_join) == expected(join_kind::right));
+    CHECK(!right_join["b"_c].nullable());
+    CHECK(colx::test::sorted_rows_of(left | colx::join<join_kind::full>(right, colx::on("k"_c))) == expected(join_kind::full));
   }
 }

@@ -73,8 +73,10 @@ template <class Schema, join_kind How, class RightSchema, class... L, class... R
       // (Null keys match nothing, so stay anywhere. A right or full join, which cannot broadcast
       // a small right side, looks too.)
       if (!j.options.nulls_equal && (keeps_unmatched_right || !small_right)) {
-        std::array<detail::key_spans, 2> const spans{detail::spans_or_unknown(left.local(), left_key{}, {}),
-                                                     detail::spans_or_unknown(j.right.local(), right_key{}, {})};
+        // (The right side's spans only where they can be used: not before a broadcast.)
+        std::array<detail::key_spans, 2> const spans{
+            detail::spans_or_unknown(left.local(), left_key{}, {}),
+            broadcast ? detail::key_spans{} : detail::spans_or_unknown(j.right.local(), right_key{}, {})};
         auto const all = comm.all_gather(spans);
         std::vector<detail::key_spans> lefts, rights;
         for (auto const& s : all) {

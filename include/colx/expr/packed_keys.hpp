@@ -15,46 +15,48 @@
 namespace colx::detail {
 
 // Bits of a key in a packed word; 1000 when it has no fixed-width encoding (strings, decimal128).
-template <class Key, class Inputs>
+// Without `NullBit`, a key that can be null has no bit for it: the word of a key known to be valid
+// (a join's, where a row with a null key never enters the table).
+template <class Key, class Inputs, bool NullBit = true>
 constexpr int packed_key_bits() {
   using result = expr::result_t<Key, Inputs>;
   if constexpr (radix_encoding<typename result::value_type>::exists) {
-    return radix_encoding<typename result::value_type>::bits + (result::nullable ? 1 : 0);
+    return radix_encoding<typename result::value_type>::bits + (NullBit && result::nullable ? 1 : 0);
   } else {
     return 1000;
   }
 }
 // Constants, so device code reads them without calling a host constexpr function.
-template <class Key, class Inputs>
-inline constexpr int packed_key_bits_v = packed_key_bits<Key, Inputs>();
+template <class Key, class Inputs, bool NullBit = true>
+inline constexpr int packed_key_bits_v = packed_key_bits<Key, Inputs, NullBit>();
 template <class Inputs, class... Keys>
 inline constexpr bool keys_pack_v = (0 + ... + packed_key_bits_v<Keys, Inputs>) <= 64;
+// The keys' values alone fit one word (a nullable int64 key: 64 bits, where with its null bit 65).
+template <class Inputs, class... Keys>
+inline constexpr bool key_values_pack_v = (0 + ... + packed_key_bits_v<Keys, Inputs, false>) <= 64;
 
 // Appends a key's value m (as `Key` of `Inputs` evaluates it) to the word.
-template <class Key, class Inputs, class M>
+template <class Key, class Inputs, bool NullBit = true, class M>
 COLX_HOST_DEVICE std::uint64_t append_packed_value(std::uint64_t w, M const& m) {
   using result = expr::result_t<Key, Inputs>;
-  constexpr int bits = packed_key_bits_v<Key, Inputs>;
+  constexpr int bits = packed_key_bits_v<Key, Inputs, NullBit>;
   std::uint64_t v = m.valid ? radix_encoding<typename result::value_type>::encode(m.value) : 0;
-  if constexpr (result::nullable) { v = (v << 1) | (m.valid ? 0u : 1u); }
+  if constexpr (NullBit && result::nullable) { v = (v << 1) | (m.valid ? 0u : 1u); }
   if constexpr (bits >= 64) {
     return v;
   } else {
     return (w << bits) | v;
   }
 }
-template <class Key, class Inputs>
-COLX_HOST_DEVICE std::uint64_t append_packed_key(std::uint64_t w, Key const& key, Inputs const& in, size_type i) {
-  return append_packed_value<Key, Inputs>(w, key(in, i));
-}
 // The same for a key of another side, packed as `LayoutKey` (of `LayoutInputs`) packs its own:
-// with a null bit exactly when that key can be null. A value that key cannot hold (a null where it
-// cannot be null; an integer of another type out of its range) can match nothing: `ok` becomes false.
-template <class LayoutKey, class LayoutInputs, class Key, class Inputs>
+// with a null bit exactly when that key can be null (and `NullBit`). A value that key cannot hold
+// (a null where it has no null bit; an integer of another type out of its range) can match
+// nothing: `ok` becomes false.
+template <class LayoutKey, class LayoutInputs, bool NullBit = true, class Key, class Inputs>
 COLX_HOST_DEVICE std::uint64_t append_packed_key_as(std::uint64_t w, Key const& key, Inputs const& in, size_type i, bool& ok) {
   using layout = expr::result_t<LayoutKey, LayoutInputs>;
   using T = typename layout::value_type;
-  constexpr int bits = packed_key_bits_v<LayoutKey, LayoutInputs>;
+  constexpr int bits = packed_key_bits_v<LayoutKey, LayoutInputs, NullBit>;
   auto const m = key(in, i);
   std::uint64_t v = 0;
   if (m.valid) {
@@ -69,7 +71,7 @@ COLX_HOST_DEVICE std::uint64_t append_packed_key_as(std::uint64_t w, Key const& 
       }
     }
   }
-  if constexpr (layout::nullable) {
+  if constexpr (NullBit && layout::nullable) {
     v = (v << 1) | (m.valid ? 0u : 1u);
   } else if (!m.valid) {
     ok = false;
@@ -81,11 +83,12 @@ COLX_HOST_DEVICE std::uint64_t append_packed_key_as(std::uint64_t w, Key const& 
   }
 }
 
-// Row i's keys as one word (keys_pack_v must hold).
-template <class Inputs, class... Keys>
+// Row i's keys as one word (keys_pack_v must hold; without `NullBits`, key_values_pack_v, and
+// the keys must be valid).
+template <bool NullBits = true, class Inputs, class... Keys>
 COLX_HOST_DEVICE std::uint64_t pack_keys(Inputs const& in, size_type i, Keys const&... keys) {
   std::uint64_t w = 0;
-  ((w = append_packed_key(w, keys, in, i)), ...);
+  ((w = append_packed_value<Keys, Inputs, NullBits>(w, keys(in, i))), ...);
   return w;
 }
 

@@ -55,14 +55,16 @@ struct probe_fn {
     }
     size_type matches = 0;
     if constexpr (BuildKeys::packed) {
+      bool const hashed = BuildKeys::hashed_words(nulls_equal);
       bool ok = true;
-      std::uint64_t const w = keys.template pack_as<BuildKeys>(i, ok);
+      std::uint64_t const w = hashed ? keys.hash(i) : keys.template pack_as<BuildKeys>(i, ok);
       if (!ok) { return 0; }
       (void)for_each_entry(
           mask, mix64(w), [&](std::uint64_t p) { return read_slot(slots, p); },
           [](packed_slot const& e) { return e.row == empty_entry; },
           [&](packed_slot const& e) {
-            if (e.keys == w) { visit(static_cast<size_type>(e.row), matches++); }
+            auto const r = static_cast<size_type>(e.row);
+            if (e.keys == w && (!hashed || keys.equal(i, build, r))) { visit(r, matches++); }
           });
     } else {
       std::uint64_t const h = keys.hash(i);

@@ -165,10 +165,20 @@ auto join_frames(ProbeFrame const& left, Pred const& unbound_pred, Build const& 
     ((out[k++] = b[I]), ...);
     return out;
   }(typename layout::kept_build{});
-  std::array<bool, out_schema::size> masked{};
-  [&]<std::size_t... C>(std::index_sequence<C...>) {
-    ((masked[C] = out_schema::template field_at<C>::is_nullable), ...);
-  }(std::make_index_sequence<out_schema::size>{});
+  // A mask only where an output column can hold a null: its source column has one, or its side's
+  // row can be missing (both sides' in a full join). Parquet files declare most columns nullable
+  // and hold no null in many, and a mask costs an atomic write per row.
+  constexpr bool left_may_miss = How == join_kind::right || How == join_kind::full;
+  constexpr bool right_may_miss = How == join_kind::left || How == join_kind::full;
+  auto const masked = [&]<std::size_t... I>(std::index_sequence<I...>) {
+    auto const p = column_masks(left, left_may_miss);
+    [[maybe_unused]] auto const b = column_masks(right, right_may_miss);
+    std::array<bool, out_schema::size> out{};
+    std::size_t k = 0;
+    for (bool const m : p) { out[k++] = m; }
+    ((out[k++] = b[I]), ...);
+    return out;
+  }(typename layout::kept_build{});
 
   // The output is sized for the most rows the probe may write (right and full joins: every build
   // row too, those no probe row matched being known only after the probe) and trimmed.

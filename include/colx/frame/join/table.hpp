@@ -6,6 +6,13 @@
 // compared there; other keys leave a 32-bit tag of their hash beside the row, so most
 // non-matches are rejected without reading the build keys. The table has twice as many slots as
 // rows, so probes stay short.
+//
+// A null key matches nothing (unless nulls_equal), so its row never enters the table and the word
+// needs no null bits: a nullable int64 key packs (64 bits, 65 with a null bit). Parquet files
+// declare most columns nullable, and such a probe ran in two thirds of the time of the tag's, which
+// reads each candidate's build key from its row (H200: 10^9 probes into 10^8 rows, 103 against
+// 155 ms). Where null bits do not fit and nulls are equal, the word holds the keys' hash, and
+// rows whose hashes agree are compared.
 #include <colx/exec/atomics.hpp>
 #include <colx/exec/dispatch.hpp>
 #include <colx/exec/row_keys.hpp>
@@ -37,11 +44,22 @@ template <class Inputs, class Keys>
 struct key_columns;
 template <class Inputs, class... Keys>
 struct key_columns<Inputs, tuple<Keys...>> {
-  // Keys that fit one word are kept in the table beside the row and compared there.
-  static constexpr bool packed = keys_pack_v<Inputs, Keys...>;
+  // Keys whose values fit one word are kept in the table beside the row and compared there: with
+  // a null bit each where there is room for them, else as values alone.
+  static constexpr bool packed = key_values_pack_v<Inputs, Keys...>;
+  static constexpr bool null_bits = keys_pack_v<Inputs, Keys...>;
+  // Whether a packed table's words are the keys' hashes (rows then compared): null keys that
+  // match each other, and no room for their null bits.
+  static COLX_HOST_DEVICE bool hashed_words(bool nulls_equal) { return nulls_equal && !null_bits; }
   using inputs_type = Inputs;
   Inputs in;
-  COLX_HOST_DEVICE std::uint64_t pack(size_type i) const { return pack_keys(in, i, Keys{}...); }
+  // Row i's word in a packed table.
+  COLX_HOST_DEVICE std::uint64_t word(size_type i, bool hashed) const {
+    if constexpr (!null_bits) {
+      if (hashed) { return hash(i); }
+    }
+    return pack_keys<null_bits>(in, i, Keys{}...);
+  }
   // Row i's keys packed as `Layout` (the build side's keys) packs its own; ok becomes false for a
   // null key that the build side cannot match.
   template <class Layout>
@@ -51,7 +69,7 @@ struct key_columns<Inputs, tuple<Keys...>> {
   template <class Layout, std::size_t... K>
   COLX_HOST_DEVICE std::uint64_t pack_as(size_type i, bool& ok, std::index_sequence<K...>) const {
     std::uint64_t w = 0;
-    ((w = append_packed_key_as<std::tuple_element_t<K, typename Layout::key_list>, typename Layout::inputs_type>(
+    ((w = append_packed_key_as<std::tuple_element_t<K, typename Layout::key_list>, typename Layout::inputs_type, Layout::null_bits>(
           w, std::tuple_element_t<K, std::tuple<Keys...>>{}, in, i, ok)),
      ...);
     return w;
@@ -109,14 +127,18 @@ struct build_entries_fn {
     if (!nulls_equal && !keys.all_valid(r)) { return; }  // can never match
     bool seen = false;  // a duplicate of row r's keys: flagged once, then not looked for
     if constexpr (Keys::packed) {
-      std::uint64_t const w = keys.pack(r);
+      bool const hashed = Keys::hashed_words(nulls_equal);
+      std::uint64_t const w = keys.word(r, hashed);
       for (std::uint64_t p = mix64(w) & mask;; p = (p + 1) & mask) {
         std::uint64_t const held = atomic_cas(slots + 2 * p + 1, empty_entry, static_cast<std::uint64_t>(r));
         if (held == empty_entry) {
           slots[2 * p] = w;  // read only by probes, after this pass
           return;
         }
-        if (!seen && keys.pack(static_cast<size_type>(held)) == w) { seen = flag(duplicate_keys_flag); }
+        auto const other = static_cast<size_type>(held);
+        if (!seen && keys.word(other, hashed) == w && (!hashed || keys.equal(r, keys, other))) {
+          seen = flag(duplicate_keys_flag);
+        }
       }
     } else {
       std::uint64_t const h = keys.hash(r);
