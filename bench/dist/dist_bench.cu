@@ -5,7 +5,8 @@
 //   group-by  sum of an int64 value by an int64 key with `groups` distinct values over `rows`
 //             rows in all (each GPU generates its share on the device; generation not timed)
 //   join      inner join of `left` rows (keys drawn from the right's) with `right` unique keys,
-//             both sides hash-shuffled; and the right side broadcast instead
+//             both sides hash-shuffled; and the right side broadcast instead, its rows in the
+//             order of their table slots (the default) and as held
 //   sort      sort_by of a random int64 key with an int64 payload (range shuffle, local sort)
 //   shuffle   a hash shuffle of two int64 columns, against NCCL's own all-to-all of the same
 //             bytes per peer in the same run (the transport's ceiling)
@@ -26,6 +27,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -131,11 +133,21 @@ int run_rank(options const& o, int rank, int ranks, std::filesystem::path const&
     auto const right_rows = static_cast<std::int64_t>(o.right);
     dist::dist_frame<kv_schema> const l(world, generate<kv_schema>(left_rows, right_rows, false, rank, ranks));
     dist::dist_frame<right_schema> const r(world, generate<right_schema>(right_rows, right_rows, true, rank, ranks));
-    for (bool broadcast : {false, true}) {
+    // The broadcast twice: its rows sorted by their table slots first (the default at this
+    // size, dist/slot_order.hpp), and in the order they are held.
+    struct join_mode {
+      char const* name;
+      bool broadcast;
+      bool slot_order;
+    };
+    for (join_mode const m : {join_mode{"join (both shuffled)", false, true}, join_mode{"join (right broadcast)", true, true},
+                              join_mode{"join (broadcast, row order)", true, false}}) {
+      bool const broadcast = m.broadcast;
       if (broadcast && ranks == 1) { continue; }
       auto const saved = dist::limits();
       dist::limits().broadcast_rows = broadcast ? right_rows : 0;
       dist::limits().broadcast_share = broadcast ? 1e9 : 0.0;
+      dist::limits().slot_order_rows = m.slot_order ? 0 : std::numeric_limits<size_type>::max();
       size_type matched = 0;
       double const ms = colx::bench::slowest_rank_ms(world, [&] {
         auto const j = l | colx::join(r, colx::on("k"_c), colx::on("rk"_c));
@@ -145,7 +157,7 @@ int run_rank(options const& o, int rank, int ranks, std::filesystem::path const&
       matched = world.all_sum(matched);
       if (rank == 0 && ranks > 1) { std::printf("%s", dist::explain(world).c_str()); }
       world.clear_traffic();
-      note(broadcast ? "join (right broadcast)" : "join (both shuffled)", ms, 0,
+      note(m.name, ms, 0,
            std::to_string(left_rows) + " x " + std::to_string(right_rows) + " rows, " + std::to_string(matched) + " out");
     }
   }

@@ -252,8 +252,11 @@ TEST_CASE("distributed joins equal the one-process join", "[dist]") {
   auto const r = make_right(1201, 700);
   auto const dl = dist::scatter(world, l);
   auto const dr = dist::scatter(world, r);
-  for (size_type broadcast : {size_type{0}, size_type{1} << 20}) {  // shuffle both sides, then broadcast the right
-    lowered_limits const limits(broadcast, dist::limits().few_groups_rows);
+  // Shuffle both sides; broadcast the right; broadcast it in the order of its table slots.
+  for (int const path : {0, 1, 2}) {
+    CAPTURE(path);
+    lowered_limits const limits(path == 0 ? 0 : size_type{1} << 20, dist::limits().few_groups_rows);
+    if (path == 2) { dist::limits().slot_order_rows = 0; }
     check_gathered(dl | colx::join(dr, colx::on("k"_c), colx::on("rk"_c)), l | colx::join(r, colx::on("k"_c), colx::on("rk"_c)));
     check_gathered(dl | colx::join<colx::join_kind::left>(dr, colx::on("k"_c), colx::on("rk"_c)),
                    l | colx::join<colx::join_kind::left>(r, colx::on("k"_c), colx::on("rk"_c)));
@@ -276,8 +279,10 @@ TEST_CASE("semi and anti joins move only the right side's keys, a key named twic
   auto const dl = dist::scatter(world, l);
   auto const dr = dist::scatter(world, r);
   auto const kept = colx::filter("w"_c > 100);
-  for (size_type broadcast : {size_type{0}, size_type{1} << 20}) {
-    lowered_limits const limits(broadcast, dist::limits().few_groups_rows);
+  for (int const path : {0, 1, 2}) {  // as above
+    CAPTURE(path);
+    lowered_limits const limits(path == 0 ? 0 : size_type{1} << 20, dist::limits().few_groups_rows);
+    if (path == 2) { dist::limits().slot_order_rows = 0; }
     check_gathered(dl | colx::join<colx::join_kind::anti>(dr | kept, colx::on("k"_c), colx::on("rk"_c)),
                    l | colx::join<colx::join_kind::anti>(r | kept, colx::on("k"_c), colx::on("rk"_c)));
     check_gathered(dl | colx::join<colx::join_kind::semi>(dr, colx::on("k"_c), colx::on("rk"_c)),

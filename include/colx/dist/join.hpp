@@ -11,10 +11,12 @@
 // key, and most stay put. Otherwise a right side small beside the left is sent whole, or both
 // sides are hash-shuffled by their keys, which puts equal keys on one rank, and each rank joins
 // what it holds. The keys must hash alike on both sides: integers of any width do, a decimal and
-// an integer (or two scales) do not.
+// an integer (or two scales) do not. A large right side sent whole goes in the order its rows
+// enter each rank's hash table (dist/slot_order.hpp).
 #include <colx/dist/colocated.hpp>
 #include <colx/dist/limits.hpp>
 #include <colx/dist/shuffle.hpp>
+#include <colx/dist/slot_order.hpp>
 #include <colx/frame/join.hpp>
 #include <colx/frame/select.hpp>
 
@@ -60,8 +62,16 @@ template <class Schema, join_kind How, class RightSchema, class... L, class... R
     // A side whose rows stay put must be spread over the ranks about evenly: the other side's
     // rows follow it (one rank holding every row would draw the whole other side to it).
     auto const spread = [&](double most, double all) { return most <= 1.5 * all / comm.size() + 1024; };
+    // The right side sent whole, a large one in the order its rows enter every rank's table.
+    auto const broadcast_right = [&] {
+      if (right_rows < static_cast<double>(limits().slot_order_rows)) { return replicate(j.right); }
+      auto ordered = agreed(comm, "join (right rows in slot order)", [&] {
+        return detail::in_slot_order<RightSchema, R...>(j.right.local(), static_cast<size_type>(right_rows), j.options, {});
+      });
+      return replicate(dist_frame<RightSchema>(comm, std::move(ordered)));
+    };
     bool const small_right = right_rows <= static_cast<double>(limits().broadcast_rows);
-    if (!keeps_unmatched_right && small_right) { return join_local(left.local(), replicate(j.right)); }
+    if (!keeps_unmatched_right && small_right) { return join_local(left.local(), broadcast_right()); }
     bool const broadcast = !keeps_unmatched_right && right_rows * comm.size() <= limits().broadcast_share * left_rows;
     // One side's keys already apart on the ranks: the other side's rows go where their keys are.
     // The right side's rows, so moved, are fewer than a broadcast sends; the left side's may be
@@ -93,7 +103,7 @@ template <class Schema, join_kind How, class RightSchema, class... L, class... R
         }
       }
     }
-    if (broadcast) { return join_local(left.local(), replicate(j.right)); }
+    if (broadcast) { return join_local(left.local(), broadcast_right()); }
   }
   auto const l = hash_shuffle(left, L{}...);
   auto const r = hash_shuffle(j.right, R{}...);
