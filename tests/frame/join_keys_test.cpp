@@ -206,12 +206,7 @@ TEST_CASE("join: nullable keys that fill a word, every kind, with and without nu
     auto const r = random_long_rows(n / 3 + 1, static_cast<unsigned>(n) + 12);
     for (bool const nulls_equal : {false, true}) {
       for (std::size_t const from : {std::size_t{0}, std::size_t{3}}) {
-        check_long_keys<join_kind::inner>(l, r, from, n, nulls_equal);
-        check_long_keys<join_kind::left>(l, r, from, n, nulls_equal);
-        check_long_keys<join_kind::right>(l, r, from, n, nulls_equal);
-        check_long_keys<join_kind::full>(l, r, from, n, nulls_equal);
-        check_long_keys<join_kind::semi>(l, r, from, n, nulls_equal);
-        check_long_keys<join_kind::anti>(l, r, from, n, nulls_equal);
+        colx::test::for_each_join_kind([&](auto how) { check_long_keys<how.value>(l, r, from, n, nulls_equal); });
       }
     }
   }

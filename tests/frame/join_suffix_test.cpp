@@ -194,12 +194,7 @@ TEST_CASE("join suffixes: every kind with a clashing non-key column, against a n
     auto const lf = make_sl(l);
     auto const rf = make_sr(r);
     for (bool const nulls_equal : {false, true}) {
-      check_suffixed<join_kind::inner>(lf, rf, l, r, nulls_equal);
-      check_suffixed<join_kind::left>(lf, rf, l, r, nulls_equal);
-      check_suffixed<join_kind::right>(lf, rf, l, r, nulls_equal);
-      check_suffixed<join_kind::full>(lf, rf, l, r, nulls_equal);
-      check_suffixed<join_kind::semi>(lf, rf, l, r, nulls_equal);
-      check_suffixed<join_kind::anti>(lf, rf, l, r, nulls_equal);
+      colx::test::for_each_join_kind([&](auto how) { check_suffixed<how.value>(lf, rf, l, r, nulls_equal); });
     }
   }
 }

@@ -2,7 +2,7 @@
 #pragma once
 // Reading results back to compare with host references: a column as optionals (strings as
 // std::string), and every row of a frame as a sorted vector of tuples (for operators whose row
-// order is unspecified: joins, unsorted group-bys).
+// order is unspecified: joins, unsorted group-bys); each kind of join in turn.
 #include <colx/colx.hpp>
 
 #include <catch2/catch.hpp>
@@ -34,6 +34,17 @@ auto sorted_rows_of(Frame const& f) {
     std::sort(out.begin(), out.end());
     return out;
   }(std::make_index_sequence<Frame::schema_type::size>{});
+}
+
+// f(std::integral_constant<join_kind, K>{}) for each of the six kinds K of join.
+template <class F>
+void for_each_join_kind(F&& f) {
+  f(std::integral_constant<join_kind, join_kind::inner>{});
+  f(std::integral_constant<join_kind, join_kind::left>{});
+  f(std::integral_constant<join_kind, join_kind::right>{});
+  f(std::integral_constant<join_kind, join_kind::full>{});
+  f(std::integral_constant<join_kind, join_kind::semi>{});
+  f(std::integral_constant<join_kind, join_kind::anti>{});
 }
 
 // join_rows' pairs on the host, sorted.
