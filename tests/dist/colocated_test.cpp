@@ -5,6 +5,7 @@
 // show what moved: nothing for a group-by, only the other side's rows out of place for a join.
 // Keys come sorted within a rank's "files" (a jump where two meet), unsorted, with nulls, and on
 // ranks that hold no rows; keys that are not apart take the shuffles, with the same answers.
+// Last, the order a large broadcast's right rows are sent in (dist/slot_order.hpp).
 #include "support/backend.hpp"
 #include "support/gathered.hpp"
 #include "support/rows.hpp"
@@ -15,6 +16,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -197,4 +199,46 @@ TEST_CASE("a join moves only the other side's rows whose keys another rank holds
   }
   check_gathered(spread, all_lopsided | colx::join(all_right, on_l, on_r));
   dist::limits() = saved;
+}
+
+// A broadcast's right rows sorted by the band of the hash-table slot each will start its walk at
+// (dist/slot_order.hpp): the same rows, the bands never decreasing. The band is worked out here
+// from the table's rules (a packed nullable int64 key: its value's order-preserving encoding,
+// mixed, a null as 0; twice the rows' slots, a power of two; its top 16 bits).
+TEST_CASE("a broadcast's right rows in slot order are the same rows, in order of their home slots", "[dist]") {
+  using S = colx::schema<colx::field<"k", std::int64_t>, colx::field<"w", std::int64_t, colx::nullable>>;
+  auto const mr = colx::test::backend_resource();
+  for (size_type const n : {size_type{0}, size_type{1}, size_type{2}, size_type{5003}}) {
+    CAPTURE(n);
+    std::vector<std::optional<std::int64_t>> k(static_cast<std::size_t>(n)), w(k.size());
+    for (std::size_t i = 0; i < k.size(); ++i) {
+      if (i % 11 != 3) { k[i] = static_cast<std::int64_t>(colx::detail::mix64(i) % 100000) - 50000; }
+      if (i % 7 != 0) { w[i] = static_cast<std::int64_t>(i); }
+    }
+    colx::frame<S> const f(colx::make_column<std::int64_t>(k, {}, mr), colx::make_column<std::int64_t>(w, {}, mr));
+    size_type const all_rows = 3 * n + 1;  // the right rows of every rank
+    auto const ordered = dist::detail::in_slot_order(f, colx::on("k"_c), all_rows, {}, {});
+    CHECK(colx::test::sorted_rows_of(ordered) == colx::test::sorted_rows_of(f));
+    auto const slots = static_cast<std::uint64_t>(colx::detail::next_table_size(all_rows));
+    int const bits = std::countr_zero(slots);
+    int const shift = bits - std::min(bits, 16);
+    std::uint64_t last = 0;
+    bool ascending = true;
+    for (auto const& v : colx::test::read(ordered["k"_c])) {
+      std::uint64_t const word = v ? (static_cast<std::uint64_t>(*v) ^ (std::uint64_t{1} << 63)) : 0;
+      std::uint64_t const band = (colx::detail::mix64(word) & (slots - 1)) >> shift;
+      ascending = ascending && band >= last;
+      last = band;
+    }
+    CHECK(ascending);
+    // Keys the table hashes (nulls equal, no room for their null bits) or tags (strings): the same rows.
+    colx::join_options const nulls_equal{.nulls_equal = true};
+    CHECK(colx::test::sorted_rows_of(dist::detail::in_slot_order(f, colx::on("k"_c), all_rows, nulls_equal, {})) ==
+          colx::test::sorted_rows_of(f));
+  }
+  std::vector<std::optional<std::string>> names{"b", std::nullopt, "a", "c", "a"};
+  using T = colx::schema<colx::field<"s", colx::string_view>>;
+  colx::frame<T> const t(colx::make_strings_column(names, colx::type_id::int32, {}, mr));
+  auto const ordered = dist::detail::in_slot_order(t, colx::on("s"_c), 5, {}, {});
+  CHECK(colx::test::sorted_rows_of(ordered) == colx::test::sorted_rows_of(t));
 }

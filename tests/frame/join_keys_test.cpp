@@ -155,15 +155,16 @@ bool same_key(std::optional<T> const& a, std::optional<T> const& b, bool nulls_e
   return *a == *b;
 }
 
-// Every kind's (left row, right row) pairs by a nested loop, -1 for none; left rows from `from`.
+// Every kind's (left row, right row) pairs by a nested loop, -1 for none; left rows [from,
+// from + nl), right rows [rfrom, rfrom + nr), numbered from there.
 template <class Eq>
-pairs kind_loop(join_kind how, std::size_t from, std::size_t nl, std::size_t nr, Eq eq) {
+pairs kind_loop(join_kind how, std::size_t from, std::size_t nl, std::size_t rfrom, std::size_t nr, Eq eq) {
   pairs out;
   std::vector<bool> right_matched(nr, false);
   for (std::size_t i = from; i < from + nl; ++i) {
     bool found = false;
     for (std::size_t j = 0; j < nr; ++j) {
-      if (!eq(i, j)) { continue; }
+      if (!eq(i, rfrom + j)) { continue; }
       found = true;
       right_matched[j] = true;
       if (how != join_kind::semi && how != join_kind::anti) { out.emplace_back(static_cast<size_type>(i - from), static_cast<size_type>(j)); }
@@ -185,13 +186,15 @@ void check_long_keys(long_rows const& l, long_rows const& r, std::size_t from, s
   CAPTURE(static_cast<int>(How), from, nl, r.k.size(), nulls_equal);
   colx::join_options const o{.nulls_equal = nulls_equal};
   auto const left = long_frame(l).slice(static_cast<size_type>(from), static_cast<size_type>(from + nl));
-  auto const right = long_frame(r);
+  std::size_t const rfrom = from > 0 && r.k.size() > 1 ? 1 : 0;  // a sliced build side with the sliced left
+  auto const right = long_frame(r).slice(static_cast<size_type>(rfrom), static_cast<size_type>(r.k.size()));
+  std::size_t const nr = r.k.size() - rfrom;
   // One nullable int64 key: 64 value bits, no room for a null bit.
   CHECK(sorted(colx::join_rows<How>(left, right, colx::on("k"_c), o)) ==
-        kind_loop(How, from, nl, r.k.size(), [&](std::size_t i, std::size_t j) { return same_key(l.k[i], r.k[j], nulls_equal); }));
+        kind_loop(How, from, nl, rfrom, nr, [&](std::size_t i, std::size_t j) { return same_key(l.k[i], r.k[j], nulls_equal); }));
   // Two nullable int32 keys: 64 value bits and two null bits.
   CHECK(sorted(colx::join_rows<How>(left, right, colx::on("p"_c, "q"_c), o)) ==
-        kind_loop(How, from, nl, r.k.size(), [&](std::size_t i, std::size_t j) {
+        kind_loop(How, from, nl, rfrom, nr, [&](std::size_t i, std::size_t j) {
           return same_key(l.p[i], r.p[j], nulls_equal) && same_key(l.q[i], r.q[j], nulls_equal);
         }));
 }
@@ -210,6 +213,22 @@ TEST_CASE("join: nullable keys that fill a word, every kind, with and without nu
       }
     }
   }
+}
+
+// Build keys unique but for nulls: with nulls_equal, the two null rows are duplicates, and a probe
+// row with a null key finds both (the one-pass probe, for unique keys, must not be taken).
+TEST_CASE("join: nullable int64 build keys whose only duplicates are nulls", "[frame]") {
+  long_rows build;
+  build.k = {1, 2, 3, std::nullopt, std::nullopt};
+  build.p = build.q = {0, 0, 0, 0, 0};
+  long_rows probe;
+  probe.k = {std::nullopt, 1, 4};
+  probe.p = probe.q = {0, 0, 0};
+  auto const right = long_frame(build);
+  auto const left = long_frame(probe);
+  CHECK(sorted(colx::join_rows(left, right, colx::on("k"_c), colx::join_options{.nulls_equal = true})) == pairs{{0, 3}, {0, 4}, {1, 0}});
+  CHECK(sorted(colx::join_rows(left, right, colx::on("k"_c))) == pairs{{1, 0}});
+  CHECK(sorted(colx::join_rows<join_kind::left>(left, right, colx::on("k"_c))) == pairs{{0, -1}, {1, 0}, {2, -1}});
 }
 
 // Nullable fields whose columns have no mask (as Parquet declares columns that hold no null): the

@@ -11,8 +11,8 @@
 // key, and most stay put. Otherwise a right side small beside the left is sent whole, or both
 // sides are hash-shuffled by their keys, which puts equal keys on one rank, and each rank joins
 // what it holds. The keys must hash alike on both sides: integers of any width do, a decimal and
-// an integer (or two scales) do not. A large right side sent whole goes in the order its rows
-// enter each rank's hash table (dist/slot_order.hpp).
+// an integer (or two scales) do not. A large right side sent whole to an inner or left join goes
+// in the order its rows enter each rank's hash table (dist/slot_order.hpp).
 #include <colx/dist/colocated.hpp>
 #include <colx/dist/limits.hpp>
 #include <colx/dist/shuffle.hpp>
@@ -62,16 +62,23 @@ template <class Schema, join_kind How, class RightSchema, class... L, class... R
     // A side whose rows stay put must be spread over the ranks about evenly: the other side's
     // rows follow it (one rank holding every row would draw the whole other side to it).
     auto const spread = [&](double most, double all) { return most <= 1.5 * all / comm.size() + 1024; };
-    // The right side sent whole, a large one in the order its rows enter every rank's table.
+    // A large right side sent whole, in the order its rows enter every rank's table: where that
+    // table is a hash table of the right rows' keys as the ranks hold them (not a semi or anti
+    // join's bits, nor its left side hashed; not dictionary codes, which the all-gather recodes).
     auto const broadcast_right = [&] {
-      if (right_rows < static_cast<double>(limits().slot_order_rows)) { return replicate(j.right); }
-      auto ordered = agreed(comm, "join (right rows in slot order)", [&] {
-        return detail::in_slot_order<RightSchema, R...>(j.right.local(), static_cast<size_type>(right_rows), j.options, {});
-      });
-      return replicate(dist_frame<RightSchema>(comm, std::move(ordered)));
+      if constexpr ((How == join_kind::inner || How == join_kind::left) &&
+                    !(colx::detail::dictionary_key_v<decltype(expr::bind<RightSchema>(R{}))> || ...)) {
+        if (right_rows >= static_cast<double>(limits().slot_order_rows)) {
+          auto ordered = agreed(comm, "join (right rows in slot order)", [&] {
+            return detail::in_slot_order(j.right.local(), join_keys<R...>{}, static_cast<size_type>(right_rows), j.options, {});
+          });
+          return replicate(dist_frame<RightSchema>(comm, std::move(ordered)));
+        }
+      }
+      return replicate(j.right);
     };
     bool const small_right = right_rows <= static_cast<double>(limits().broadcast_rows);
-    if (!keeps_unmatched_right && small_right) { return join_local(left.local(), broadcast_right()); }
+    if (!keeps_unmatched_right && small_right) { return join_local(left.local(), replicate(j.right)); }
     bool const broadcast = !keeps_unmatched_right && right_rows * comm.size() <= limits().broadcast_share * left_rows;
     // One side's keys already apart on the ranks: the other side's rows go where their keys are.
     // The right side's rows, so moved, are fewer than a broadcast sends; the left side's may be

@@ -20,9 +20,10 @@ struct strategy_limits {
   // key, as files written in key order), and then move no rows, or only the few out of place
   // (dist/key_spans.hpp). Off: always the shuffles and broadcasts above.
   bool key_spans = true;
-  // A right side sent whole of at least this many rows is first sorted, on each rank, by the
-  // slots its rows take in the hash table every rank then builds (dist/slot_order.hpp): a table
-  // larger than L2 is then built in a sweep, not by random writes.
+  // A right side of at least this many rows sent whole to an inner or left join (one small
+  // beside the left side, by broadcast_share) is first sorted, on each rank, by the slots its
+  // rows take in the hash table every rank then builds (dist/slot_order.hpp): a table larger
+  // than L2 is then built in a sweep, not by random writes.
   size_type slot_order_rows = size_type{1} << 22;
 };
 [[nodiscard]] inline strategy_limits& limits() noexcept {

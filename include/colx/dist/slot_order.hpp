@@ -9,11 +9,14 @@
 // a sort of 3 ms; 16-bit bands beat 8-bit ones, whose sort is one pass: 64.9 against 66.9 ms.)
 //
 // Only the rows' order changes, so answers do not (a probe row's matches come in no set order).
+// Inner and left joins only, on keys that are not dictionaries (dist/join.hpp): a semi or anti
+// join may keep bits instead of a table, and the all-gather recodes dictionaries.
 // A band of slots is enough for locality: the top 16 bits of the home slot, sorted in two passes.
 #include <colx/exec/dispatch.hpp>
 #include <colx/exec/sort.hpp>
 #include <colx/frame/gather.hpp>
 #include <colx/frame/join/table.hpp>
+#include <colx/memory/spill_lock_scope.hpp>
 #include <colx/memory/uvector.hpp>
 
 #include <algorithm>
@@ -51,7 +54,8 @@ struct row_at_fn {
 
 // f's rows sorted by the band of their slot in a join's table of `table_rows` rows keyed on R...
 template <class Schema, class... R>
-frame<Schema> in_slot_order(frame<Schema> const& f, size_type table_rows, join_options options, stream_ref stream) {
+frame<Schema> in_slot_order(frame<Schema> const& f, join_keys<R...>, size_type table_rows, join_options options,
+                            stream_ref stream) {
   using build_t = join_build<frame<Schema>, R...>;
   using keys_t = typename build_t::key_columns;
   size_type const n = f.num_rows();
@@ -59,6 +63,7 @@ frame<Schema> in_slot_order(frame<Schema> const& f, size_type table_rows, join_o
   auto const slots = static_cast<std::uint64_t>(colx::detail::next_table_size(table_rows));
   int const table_bits = std::countr_zero(slots);
   int const band_bits = std::min(table_bits, slot_band_bits);
+  spill_lock_scope const spill_lock(stream);  // the columns read here stay put until the work is done
   resource_ref const mr = get_current_resource(f.kind());
   uvector<std::uint32_t> bands(n, stream, mr), sorted_bands(n, stream, mr), rows(n, stream, mr), order(n, stream, mr);
   on_backend(f.kind(), stream, [&](auto const& exec) {
