@@ -114,6 +114,17 @@ uvector<std::int32_t> build_codes_of(any_column const& build_dictionary, any_col
   return out;
 }
 
+// One entry per output column: the left side's, then the right side's at the kept positions I.
+template <std::size_t N, class T, std::size_t P, std::size_t B, std::size_t... I>
+std::array<T, N> left_then_kept(std::array<T, P> const& left, [[maybe_unused]] std::array<T, B> const& right,
+                                std::index_sequence<I...>) {
+  std::array<T, N> out{};
+  std::size_t k = 0;
+  for (auto const& v : left) { out[k++] = v; }
+  ((out[k++] = right[I]), ...);
+  return out;
+}
+
 template <join_kind How, class Suffixes, class ProbeFrame, class Pred, class Build, class... L>
 auto join_frames(ProbeFrame const& left, Pred const& unbound_pred, Build const& built, join_keys<L...>, stream_ref stream,
                  resource_ref mr) {
@@ -127,22 +138,15 @@ auto join_frames(ProbeFrame const& left, Pred const& unbound_pred, Build const& 
   auto const probe = make_probe<How>(left, unbound_pred, built, join_keys<L...>{}, "join", codes, stream);
   build_frame const& right = built.frame();
   probe_passes<How, std::remove_cvref_t<decltype(probe)>> passes(probe, built, left.num_rows(), left.kind(), stream);
-  auto const types = [&]<std::size_t... I>(std::index_sequence<I...>) {
-    auto const p = column_types(left);
-    [[maybe_unused]] auto const b = column_types(right);
-    std::array<data_type, out_schema::size> out{};
-    std::size_t k = 0;
-    for (auto const& t : p) { out[k++] = t; }
-    ((out[k++] = b[I]), ...);
-    // A shared key of two integer types is written in one holding both (join/layout.hpp).
-    [&]<std::size_t... C>(std::index_sequence<C...>) {
-      ((out[C] = std::is_same_v<typename out_schema::template field_at<C>::type, typename probe_schema::template field_at<C>::type>
-                     ? out[C]
+  using kept = typename layout::kept_build;
+  auto types = left_then_kept<out_schema::size>(column_types(left), column_types(right), kept{});
+  // A shared key of two integer types is written in one holding both (join/layout.hpp).
+  [&]<std::size_t... C>(std::index_sequence<C...>) {
+    ((types[C] = std::is_same_v<typename out_schema::template field_at<C>::type, typename probe_schema::template field_at<C>::type>
+                     ? types[C]
                      : data_type_of<typename out_schema::template field_at<C>::type>()),
-       ...);
-    }(std::make_index_sequence<probe_schema::size>{});
-    return out;
-  }(typename layout::kept_build{});
+     ...);
+  }(std::make_index_sequence<probe_schema::size>{});
   // A right or full join writes a key named alike on both sides into one column, from the left
   // or the right row: for a dictionary key, codes of one dictionary.
   [&]<std::size_t... B, std::size_t... P>(std::index_sequence<B...>, std::index_sequence<P...>) {
@@ -156,29 +160,14 @@ auto join_frames(ProbeFrame const& left, Pred const& unbound_pred, Build const& 
     (check(left.template column_at<P>(), right.template column_at<B>(), probe_schema::template field_at<P>::name.view()), ...);
   }(typename layout::shared_build{}, typename layout::shared_probe{});
   // The columns the output's columns copy rows of: the left's, then the right's kept ones.
-  auto const likes = [&]<std::size_t... I>(std::index_sequence<I...>) {
-    auto const p = columns_of(left);
-    [[maybe_unused]] auto const b = columns_of(right);
-    column_likes<out_schema::size> out{};
-    std::size_t k = 0;
-    for (auto const* c : p) { out[k++] = c; }
-    ((out[k++] = b[I]), ...);
-    return out;
-  }(typename layout::kept_build{});
+  auto const likes = left_then_kept<out_schema::size>(columns_of(left), columns_of(right), kept{});
   // A mask only where an output column can hold a null: its source column has one, or its side's
   // row can be missing (both sides' in a full join). Parquet files declare most columns nullable
   // and hold no null in many, and a mask costs an atomic write per row.
   constexpr bool left_may_miss = How == join_kind::right || How == join_kind::full;
   constexpr bool right_may_miss = How == join_kind::left || How == join_kind::full;
-  auto const masked = [&]<std::size_t... I>(std::index_sequence<I...>) {
-    auto const p = column_masks(left, left_may_miss);
-    [[maybe_unused]] auto const b = column_masks(right, right_may_miss);
-    std::array<bool, out_schema::size> out{};
-    std::size_t k = 0;
-    for (bool const m : p) { out[k++] = m; }
-    ((out[k++] = b[I]), ...);
-    return out;
-  }(typename layout::kept_build{});
+  auto const masked =
+      left_then_kept<out_schema::size>(column_masks(left, left_may_miss), column_masks(right, right_may_miss), kept{});
 
   // The output is sized for the most rows the probe may write (right and full joins: every build
   // row too, those no probe row matched being known only after the probe) and trimmed.
