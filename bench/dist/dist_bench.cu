@@ -6,7 +6,9 @@
 //             rows in all (each GPU generates its share on the device; generation not timed)
 //   join      inner join of `left` rows (keys drawn from the right's) with `right` unique keys,
 //             both sides hash-shuffled; and the right side broadcast instead, its rows in the
-//             order of their table slots (the default) and as held
+//             order of their table slots (the default) and as held; and with key spans looked
+//             for without a sample first
+//   key spans what a rank's look at the join's left keys costs: its spans, a sample
 //   sort      sort_by of a random int64 key with an int64 payload (range shuffle, local sort)
 //   shuffle   a hash shuffle of two int64 columns, against NCCL's own all-to-all of the same
 //             bytes per peer in the same run (the transport's ceiling)
@@ -116,17 +118,25 @@ int run_rank(options const& o, int rank, int ranks, std::filesystem::path const&
   {  // group-by
     auto const rows = static_cast<std::int64_t>(o.rows);
     dist::dist_frame<kv_schema> const d(world, generate<kv_schema>(rows, static_cast<std::int64_t>(o.groups), false, rank, ranks));
-    size_type groups = 0;
-    double const ms = colx::bench::slowest_rank_ms(world, [&] {
-      auto const g = d | colx::group_by("k"_c) | colx::aggregate(colx::sum("v"_c).as<"s">());
-      groups = g.local().num_rows();
-    }, o.repeat);
-    groups = world.all_sum(groups);
-    if (rank == 0 && ranks > 1) { std::printf("%s", dist::explain(world).c_str()); }
-    world.clear_traffic();
-    double const gbs = static_cast<double>(rows) * 16 / ms / 1e6;
-    note("group_by sum", ms, gbs, std::to_string(rows) + " rows, " + std::to_string(groups) + " groups, " +
-                                     std::to_string(gbs).substr(0, 7) + " GB/s of input");
+    // Also with each rank's key spans looked for, as before its sample of keys showed them scattered.
+    for (bool const sampled : {true, false}) {
+      if (!sampled && ranks == 1) { continue; }
+      auto const saved = dist::limits();
+      if (!sampled) { dist::limits().key_sample_rows = std::numeric_limits<size_type>::max(); }
+      size_type groups = 0;
+      double const ms = colx::bench::slowest_rank_ms(world, [&] {
+        auto const g = d | colx::group_by("k"_c) | colx::aggregate(colx::sum("v"_c).as<"s">());
+        groups = g.local().num_rows();
+      }, o.repeat);
+      dist::limits() = saved;
+      groups = world.all_sum(groups);
+      if (rank == 0 && ranks > 1) { std::printf("%s", dist::explain(world).c_str()); }
+      world.clear_traffic();
+      double const gbs = static_cast<double>(rows) * 16 / ms / 1e6;
+      note(sampled ? "group_by sum" : "group_by sum (spans)", ms, gbs,
+           std::to_string(rows) + " rows, " + std::to_string(groups) + " groups, " + std::to_string(gbs).substr(0, 7) +
+               " GB/s of input");
+    }
   }
   {  // join: shuffled, then broadcast
     auto const left_rows = static_cast<std::int64_t>(o.left);
@@ -135,19 +145,26 @@ int run_rank(options const& o, int rank, int ranks, std::filesystem::path const&
     dist::dist_frame<right_schema> const r(world, generate<right_schema>(right_rows, right_rows, true, rank, ranks));
     // The broadcast twice: its rows sorted by their table slots first (the default at this
     // size, dist/slot_order.hpp), and in the order they are held.
+    // And once with each rank's key spans looked for, as before its sample of keys showed them
+    // scattered (dist/key_spans.hpp).
     struct join_mode {
       char const* name;
       bool broadcast;
       bool slot_order;
+      bool sampled;
     };
-    for (join_mode const m : {join_mode{"join (both shuffled)", false, true}, join_mode{"join (right broadcast)", true, true},
-                              join_mode{"join (broadcast, row order)", true, false}}) {
+    for (join_mode const m : {join_mode{"join (both shuffled)", false, true, true}, join_mode{"join (right broadcast)", true, true, true},
+                              join_mode{"join (broadcast, row order)", true, false, true},
+                              join_mode{"join (broadcast, spans)", true, true, false}}) {
       bool const broadcast = m.broadcast;
       if (broadcast && ranks == 1) { continue; }
       auto const saved = dist::limits();
-      dist::limits().broadcast_rows = broadcast ? right_rows : 0;
+      // (Sent whole as a large right side is, beside the left one: in slot order, after the key
+      // spans are looked at. One within broadcast_rows is sent as it is, without looking.)
+      dist::limits().broadcast_rows = 0;
       dist::limits().broadcast_share = broadcast ? 1e9 : 0.0;
       dist::limits().slot_order_rows = m.slot_order ? 0 : std::numeric_limits<size_type>::max();
+      dist::limits().key_sample_rows = m.sampled ? saved.key_sample_rows : std::numeric_limits<size_type>::max();
       size_type matched = 0;
       double const ms = colx::bench::slowest_rank_ms(world, [&] {
         auto const j = l | colx::join(r, colx::on("k"_c), colx::on("rk"_c));
@@ -160,6 +177,16 @@ int run_rank(options const& o, int rank, int ranks, std::filesystem::path const&
       note(m.name, ms, 0,
            std::to_string(left_rows) + " x " + std::to_string(right_rows) + " rows, " + std::to_string(matched) + " out");
     }
+  }
+  {  // what a rank's look at its join keys costs: the spans (a pass over the key column), a sample
+    auto const left_rows = static_cast<std::int64_t>(o.left);
+    auto const l = generate<kv_schema>(left_rows, static_cast<std::int64_t>(o.right), false, rank, ranks);
+    double const spans_ms = colx::bench::slowest_rank_ms(world, [&] { (void)dist::detail::spans_of(l, "k"_c, {}); }, o.repeat);
+    double const sample_ms = colx::bench::slowest_rank_ms(world, [&] { (void)dist::detail::sample_of(l, "k"_c, {}); }, o.repeat);
+    world.clear_traffic();
+    double const gbs = static_cast<double>(l.num_rows()) * 8 / spans_ms / 1e6;
+    note("key spans", spans_ms, gbs, std::to_string(l.num_rows()) + " int64 keys a rank: " + std::to_string(gbs).substr(0, 7) +
+                                      " GB/s; a sample of 512 keys " + std::to_string(sample_ms).substr(0, 6) + " ms");
   }
   {  // sort by a random int64 key with an int64 payload: a range shuffle, then a local sort
     auto const rows = static_cast<std::int64_t>(o.sort_rows);

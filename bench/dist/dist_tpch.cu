@@ -10,6 +10,7 @@
 //   bench_dist_tpch --data DIR [--ranks 1,2,4] [--queries 1-22] [--repeat 5] [--out DIR]
 //                   [--explain summary|full]   (rank 0's steps, exchanges and collectives a query)
 //                   [--key-spans on|off]       (off: no join or group-by looks for keys the ranks hold apart)
+//                   [--key-sample-rows N]      (a rank with N rows or more shows a sample of its keys first)
 #include "../../examples/tpch/runner_common.hpp"
 #include "../bench_common.cuh"
 #include "ranks.cuh"
@@ -106,11 +107,12 @@ int main(int argc, char** argv) {
   o.explain = option(argc, argv, "--explain", "");
   o.queries = colx::tpch::runner::parse_queries(option(argc, argv, "--queries", "1-22"));
   dist::limits().key_spans = option(argc, argv, "--key-spans", "on") != "off";  // (set before the ranks start)
+  dist::limits().key_sample_rows = static_cast<colx::size_type>(std::stoll(option(argc, argv, "--key-sample-rows", std::to_string(dist::limits().key_sample_rows))));
   std::vector<int> rank_counts;
   std::stringstream ss(option(argc, argv, "--ranks", "1,2"));
   for (std::string x; std::getline(ss, x, ',');) { rank_counts.push_back(std::stoi(x)); }
   if (o.data.empty()) {
-    std::fprintf(stderr, "usage: bench_dist_tpch --data DIR [--ranks 1,2,4] [--queries 1-22] [--repeat 5] [--out DIR] [--explain summary|full] [--key-spans on|off]\n");
+    std::fprintf(stderr, "usage: bench_dist_tpch --data DIR [--ranks 1,2,4] [--queries 1-22] [--repeat 5] [--out DIR] [--explain summary|full] [--key-spans on|off] [--key-sample-rows N]\n");
     return 2;
   }
   o.repeat = std::max(1, o.repeat);

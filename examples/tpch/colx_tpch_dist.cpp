@@ -7,7 +7,8 @@
 // (--out DIR, one CSV a query) as colx-tpch's are, so tests/tpch/compare_duckdb.py compares them
 // with DuckDB's (its --launcher option runs this under mpirun).
 //   mpirun -n 2 colx-tpch-dist --data DIR [--queries 1-22] [--out DIR] [--rows N] [--explain summary|full]
-//                              [--broadcast-rows N] [--key-spans on|off]   (dist/limits.hpp: to try the strategies)
+//                              [--broadcast-rows N] [--key-spans on|off] [--key-sample-rows N]
+//                              (dist/limits.hpp: to try the strategies)
 #include <colx/colx.hpp>
 #include <colx/dist.hpp>
 #include <colx/dist/mpi_communicator.hpp>
@@ -35,7 +36,7 @@ int main(int argc, char** argv) {
   bool const root = world.rank() == 0;
   std::string const data = option(argc, argv, "--data", "");
   if (data.empty()) {
-    if (root) { std::cout << "usage: mpirun -n RANKS colx-tpch-dist --data DIR [--queries 1-22] [--out DIR] [--rows N] [--explain summary|full] [--broadcast-rows N] [--key-spans on|off]\n"; }
+    if (root) { std::cout << "usage: mpirun -n RANKS colx-tpch-dist --data DIR [--queries 1-22] [--out DIR] [--rows N] [--explain summary|full] [--broadcast-rows N] [--key-spans on|off] [--key-sample-rows N]\n"; }
     return 0;
   }
   int failed = 0;
@@ -47,6 +48,7 @@ int main(int argc, char** argv) {
     auto& limits = colx::dist::limits();
     limits.broadcast_rows = static_cast<colx::size_type>(std::stoll(option(argc, argv, "--broadcast-rows", std::to_string(limits.broadcast_rows))));
     limits.key_spans = option(argc, argv, "--key-spans", "on") != "off";
+    limits.key_sample_rows = static_cast<colx::size_type>(std::stoll(option(argc, argv, "--key-sample-rows", std::to_string(limits.key_sample_rows))));
     auto const mr = colx::get_current_resource();
     auto const loading = std::chrono::steady_clock::now();
     // Rank 0 decides: every rank must take the same path, whatever the others' file systems hold.

@@ -75,6 +75,16 @@ std::vector<std::optional<std::int64_t>> file_keys(int rank, int ranks, int file
   return out;
 }
 
+// Ranks look at their keys through a sample first (dist/key_spans.hpp) from `rows` rows: these
+// tests' frames are small, so 0 takes that path and the default does not.
+struct sample_from {
+  dist::strategy_limits saved = dist::limits();
+  explicit sample_from(size_type rows) { dist::limits().key_sample_rows = rows; }
+  sample_from(sample_from const&) = delete;
+  sample_from& operator=(sample_from const&) = delete;
+  ~sample_from() { dist::limits() = saved; }
+};
+
 bool recorded(colx::dist::communicator const& world, std::string const& step) {
   return std::any_of(world.traffic().begin(), world.traffic().end(), [&](auto const& r) { return r.step.find(step) != std::string::npos; });
 }
@@ -86,6 +96,7 @@ bool rows_moved(colx::dist::communicator const& world) {
 
 TEST_CASE("a group-by on keys the ranks hold apart moves no row", "[dist]") {
   auto& world = colx::test::world();
+  sample_from const sampled(GENERATE(as<size_type>{}, size_type{1} << 20, size_type{0}));
   auto const aggs = colx::aggregate(colx::sum("v"_c).as<"s">(), colx::count().as<"n">());
   for (bool shuffled : {false, true}) {
     // 0: no rank holds rows; 1: one rank does. Width 300 and 3 rows a key: a rank's files meet
@@ -116,6 +127,7 @@ TEST_CASE("a group-by on keys the ranks hold apart moves no row", "[dist]") {
 
 TEST_CASE("a group-by's null keys on several ranks take the shuffle, one null group", "[dist]") {
   auto& world = colx::test::world();
+  sample_from const sampled(GENERATE(as<size_type>{}, size_type{1} << 20, size_type{0}));
   auto const aggs = colx::aggregate(colx::sum("v"_c).as<"s">(), colx::count().as<"n">());
   dist::dist_frame<left_schema> const d(world, left_rows(file_keys(world.rank(), world.size(), 12, 50, 2, false, true)));
   auto const everything = dist::gather(d);
@@ -128,6 +140,7 @@ TEST_CASE("a group-by's null keys on several ranks take the shuffle, one null gr
 
 TEST_CASE("a join moves only the other side's rows whose keys another rank holds", "[dist]") {
   auto& world = colx::test::world();
+  sample_from const sampled(GENERATE(as<size_type>{}, size_type{1} << 20, size_type{0}));
   int const me = world.rank();
   int const ranks = world.size();
   // Left: files of 200 keys, two rows a key, nulls. Right: keys shifted by half a file, so half
@@ -241,4 +254,109 @@ TEST_CASE("a broadcast's right rows in slot order are the same rows, in order of
   colx::frame<T> const t(colx::make_strings_column(names, colx::type_id::int32, {}, mr));
   auto const ordered = dist::detail::in_slot_order(t, colx::on("s"_c), 5, {}, {});
   CHECK(colx::test::sorted_rows_of(ordered) == colx::test::sorted_rows_of(t));
+}
+
+// A sample (dist/key_spans.hpp) never proves apart spans to overlap: over data split by key in
+// many ways, on 2, 3 and 5 simulated ranks, wherever every rank's spans are apart its samples
+// leave them so. Keys dealt out by a hash are proved to overlap. The sample is the keys of evenly
+// spaced rows, nulls left out.
+TEST_CASE("a sample of each rank's keys proves only overlaps that the spans would find", "[dist]") {
+  int apart = 0;
+  for (int const ranks : {2, 3, 5}) {
+    for (int const files : {1, ranks, 2 * ranks + 1, 40}) {
+      for (std::int64_t const width : {std::int64_t{3}, std::int64_t{300}, std::int64_t{5000}}) {
+        for (int flags = 0; flags < 8; ++flags) {
+          bool const shuffled = (flags & 1) != 0, nulls = (flags & 2) != 0;
+          int const repeat = (flags & 4) != 0 ? 3 : 1;
+          CAPTURE(ranks, files, width, shuffled, nulls, repeat);
+          std::vector<dist::detail::key_spans> spans;
+          std::vector<dist::detail::spans_sample> samples;
+          for (int r = 0; r < ranks; ++r) {
+            auto const f = left_rows(file_keys(r, ranks, files, width, repeat, shuffled, nulls));
+            spans.push_back(dist::detail::spans_of(f, "k"_c, {}));
+            samples.push_back(dist::detail::sample_of(f, "k"_c, {}));
+          }
+          if (dist::detail::spans_apart(spans, false)) {
+            ++apart;
+            CHECK(dist::detail::samples_may_be_apart(samples));
+          }
+        }
+      }
+    }
+    // Keys dealt out by their hash: the samples interleave (or share keys).
+    std::vector<dist::detail::spans_sample> samples;
+    for (int r = 0; r < ranks; ++r) {
+      std::vector<std::optional<std::int64_t>> keys;
+      for (std::int64_t v = 0; v < 20000; ++v) {
+        if (colx::detail::mix64(static_cast<std::uint64_t>(v)) % static_cast<std::uint64_t>(ranks) == static_cast<std::uint64_t>(r)) {
+          keys.emplace_back(v);
+        }
+      }
+      samples.push_back(dist::detail::sample_of(left_rows(keys), "k"_c, {}));
+    }
+    CHECK_FALSE(dist::detail::samples_may_be_apart(samples));
+  }
+  CHECK(apart > 50);  // the property was put to the test
+  // Two ranks sharing a key, and a rank whose keys fall in more runs than it may have spans.
+  dist::detail::spans_sample a, b;
+  a.count = b.count = 2;
+  a.keys[0] = 1, a.keys[1] = 7, b.keys[0] = 7, b.keys[1] = 9;
+  CHECK_FALSE(dist::detail::samples_may_be_apart(std::vector{a, b}));
+  b.keys[0] = 8;
+  CHECK(dist::detail::samples_may_be_apart(std::vector{a, b}));
+  a.count = b.count = dist::detail::max_key_spans + 1;
+  for (int i = 0; i < a.count; ++i) {
+    a.keys[i] = 2 * i;
+    b.keys[i] = 2 * i + 1;
+  }
+  CHECK_FALSE(dist::detail::samples_may_be_apart(std::vector{a, b}));  // 129 runs each
+  b.count = dist::detail::max_key_spans - 1;  // a: 128 runs, then one of its keys past b's last
+  CHECK(dist::detail::samples_may_be_apart(std::vector{a, b}));
+  // What a sample holds: the keys of rows s * n / count, nulls left out.
+  for (size_type const n : {size_type{0}, size_type{1}, size_type{5}, size_type{512}, size_type{513}, size_type{10007}}) {
+    CAPTURE(n);
+    std::vector<std::optional<std::int64_t>> keys(static_cast<std::size_t>(n));
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      if (i % 13 != 4) { keys[i] = static_cast<std::int64_t>(colx::detail::mix64(i) % 1000) - 500; }
+    }
+    auto const sample = dist::detail::sample_of(left_rows(keys), "k"_c, {});
+    std::vector<std::int64_t> expected;
+    size_type const count = std::min<size_type>(n, dist::detail::spans_sample_size);
+    for (size_type s = 0; s < count; ++s) {
+      if (auto const& v = keys[static_cast<std::size_t>(s * n / count)]) { expected.push_back(*v); }
+    }
+    CHECK(std::vector<std::int64_t>(sample.keys, sample.keys + sample.count) == expected);
+  }
+}
+
+// Keys every rank holds among every other's: the samples show it, and the spans are not gathered
+// (no collective more than where the spans themselves come in the first one).
+TEST_CASE("keys scattered over the ranks show in their samples, and no spans are gathered", "[dist]") {
+  auto& world = colx::test::world();
+  auto const me = static_cast<std::uint64_t>(world.rank());
+  auto const ranks = static_cast<std::uint64_t>(world.size());
+  std::vector<std::optional<std::int64_t>> lk;
+  std::vector<std::optional<std::int32_t>> rk;
+  for (std::int64_t v = 0; v < 6000; ++v) {
+    if (colx::detail::mix64(static_cast<std::uint64_t>(v)) % ranks == me) { lk.emplace_back(v); }
+    if (v % 3 == 0 && colx::detail::mix64(static_cast<std::uint64_t>(v) + 1) % ranks == me) { rk.emplace_back(static_cast<std::int32_t>(v)); }
+  }
+  dist::dist_frame<left_schema> const l(world, left_rows(lk));
+  dist::dist_frame<right_schema> const r(world, right_rows(rk));
+  auto const all_left = dist::gather(l);
+  auto const all_right = dist::gather(r);
+  auto const aggs = colx::aggregate(colx::sum("v"_c).as<"s">());
+  dist::strategy_limits const saved = dist::limits();
+  dist::limits().broadcast_rows = 0;  // neither side sent whole: both shuffled
+  dist::limits().broadcast_share = 0;
+  std::int64_t calls[2] = {};
+  for (int const sampled : {0, 1}) {
+    dist::limits().key_sample_rows = sampled == 1 ? 0 : size_type{1} << 20;
+    world.clear_traffic();
+    check_gathered(l | colx::group_by("k"_c) | aggs, all_left | colx::group_by("k"_c) | aggs);
+    check_gathered(l | colx::join(r, colx::on("k"_c), colx::on("rk"_c)), all_left | colx::join(all_right, colx::on("k"_c), colx::on("rk"_c)));
+    calls[sampled] = world.collectives().calls;
+  }
+  dist::limits() = saved;
+  CHECK(calls[1] == calls[0]);
 }

@@ -252,11 +252,13 @@ TEST_CASE("distributed joins equal the one-process join", "[dist]") {
   auto const r = make_right(1201, 700);
   auto const dl = dist::scatter(world, l);
   auto const dr = dist::scatter(world, r);
-  // Shuffle both sides; broadcast the right; broadcast it in the order of its table slots.
-  for (int const path : {0, 1, 2}) {
+  // Shuffle both sides; broadcast the right; broadcast it in the order of its table slots; shuffle
+  // both after a sample of each rank's keys.
+  for (int const path : {0, 1, 2, 3}) {
     CAPTURE(path);
-    lowered_limits const limits(path == 0 ? 0 : size_type{1} << 20, dist::limits().few_groups_rows);
+    lowered_limits const limits(path == 0 || path == 3 ? 0 : size_type{1} << 20, dist::limits().few_groups_rows);
     if (path == 2) { dist::limits().slot_order_rows = 0; }
+    if (path == 3) { dist::limits().key_sample_rows = 0; }
     check_gathered(dl | colx::join(dr, colx::on("k"_c), colx::on("rk"_c)), l | colx::join(r, colx::on("k"_c), colx::on("rk"_c)));
     check_gathered(dl | colx::join<colx::join_kind::left>(dr, colx::on("k"_c), colx::on("rk"_c)),
                    l | colx::join<colx::join_kind::left>(r, colx::on("k"_c), colx::on("rk"_c)));

@@ -64,6 +64,57 @@ key_spans spans_or_unknown(frame<Schema> const& f, Key const& key, stream_ref st
   }
 }
 
+// What a rank first tells the others of a key column: its spans where finding them is quick
+// (fewer rows than limits().key_sample_rows), else a sample of its keys (dist/key_spans.hpp), so
+// that the pass over the column is made only where the samples leave the spans possibly apart.
+struct key_look {
+  spans_sample sample;  // count -1: none taken (the spans are given)
+  key_spans spans;    // count -1: unknown, where no sample was taken
+};
+template <class Schema, class Key>
+key_look look_at(frame<Schema> const& f, Key const& key, stream_ref stream) {
+  key_look look;
+  if (!limits().key_spans) { return look; }
+  if (f.num_rows() < limits().key_sample_rows) {
+    look.spans = spans_or_unknown(f, key, stream);
+    return look;
+  }
+  try {
+    look.sample = sample_of(f, key, stream);
+  } catch (...) {
+    look.sample = {};  // unknown spans: the shuffle that follows reports a lasting failure
+  }
+  return look;
+}
+// Whether every rank's look leaves the spans possibly apart: none unknown, and the samples not
+// proving an overlap.
+inline bool may_be_apart(std::span<key_look const> looks) {
+  std::vector<spans_sample> samples;
+  for (key_look const& l : looks) {
+    if (l.sample.count >= 0) {
+      samples.push_back(l.sample);
+    } else if (l.spans.count < 0) {
+      return false;
+    }
+  }
+  return samples_may_be_apart(samples);
+}
+// Whether some rank sent a sample, so that the spans take a collective of their own.
+inline bool some_sampled(std::span<key_look const> looks) {
+  return std::any_of(looks.begin(), looks.end(), [](key_look const& l) { return l.sample.count >= 0; });
+}
+// This rank's spans: those its look gave, else found now.
+template <class Schema, class Key>
+key_spans own_spans(key_look const& look, frame<Schema> const& f, Key const& key, stream_ref stream) {
+  return look.sample.count >= 0 ? spans_or_unknown(f, key, stream) : look.spans;
+}
+// The spans every rank's look gave (where none sampled).
+inline std::vector<key_spans> given_spans(std::span<key_look const> looks) {
+  std::vector<key_spans> out;
+  for (key_look const& l : looks) { out.push_back(l.spans); }
+  return out;
+}
+
 // The rows of `d` moved to the rank whose spans (`all`: every rank's, apart) hold their key.
 template <class Schema, class Key>
 dist_frame<Schema> move_to_spans(dist_frame<Schema> const& d, Key const& key, std::span<key_spans const> all,

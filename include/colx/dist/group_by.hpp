@@ -154,18 +154,32 @@ constexpr bool spannable_key() {
     return false;
   }
 }
-// The first key's spans ("unknown" for any other key: a named expression, a string, ...).
+// What a rank holds of the first key (dist/colocated.hpp; unknown for any other key: a named
+// expression, a string, ...).
 template <class K, class... Rest, class Schema>
-key_spans spans_of_first_key(frame<Schema> const& f) {
+key_look look_at_first_key(frame<Schema> const& f) {
   if constexpr (spannable_key<Schema, K>()) {
-    return spans_or_unknown(f, K{}, {});
+    return look_at(f, K{}, {});
   } else {
     return {};
   }
 }
-struct groups_and_spans {
+// Whether every rank's first key is apart from every other rank's (each key then lives on one
+// rank), from every rank's look: where some rank sent a sample and the samples leave it open, by
+// the spans, in a second collective.
+template <class K, class... Rest, class Schema>
+bool first_keys_apart(communicator& comm, std::span<key_look const> looks, frame<Schema> const& f) {
+  if (!may_be_apart(looks)) { return false; }
+  if (!some_sampled(looks)) { return spans_apart(given_spans(looks), true); }
+  if constexpr (spannable_key<Schema, K>()) {
+    return spans_apart(comm.all_gather(own_spans(looks[static_cast<std::size_t>(comm.rank())], f, K{}, {})), true);
+  } else {
+    return false;  // (no look of such a key is a sample)
+  }
+}
+struct groups_and_look {
   size_type groups;
-  key_spans spans;
+  key_look look;
 };
 
 }  // namespace detail
@@ -213,21 +227,21 @@ template <class Source, class... Keys, class... Named>
         return dist_frame<typename direct_t::schema_type>(comm, std::move(out));
       }
     }
-    detail::key_spans const spans =
-        comm.size() > 1 ? detail::spans_of_first_key<Keys...>(colx::detail::unfiltered_source(local)) : detail::key_spans{};
+    auto const& source = colx::detail::unfiltered_source(local);
+    detail::key_look const look = comm.size() > 1 ? detail::look_at_first_key<Keys...>(source) : detail::key_look{};
     auto partial = agreed(comm, "group_by (partial aggregation)", aggregate_partials);
     if (comm.size() == 1) { return merge(partial); }
     using partial_schema = typename decltype(partial)::schema_type;
     dist_frame<partial_schema> const parts(comm, std::move(partial));
-    // The groups in all, and whether each key lives on one rank (then each rank's partial groups
-    // are whole), in one collective.
+    // The groups in all and where each rank's keys lie, in one collective; then whether each key
+    // lives on one rank (each rank's partial groups are then whole).
     size_type groups = 0;
-    std::vector<detail::key_spans> all_spans;
-    for (auto const& [g, s] : comm.all_gather(detail::groups_and_spans{parts.local().num_rows(), spans})) {
+    std::vector<detail::key_look> looks;
+    for (auto const& [g, l] : comm.all_gather(detail::groups_and_look{parts.local().num_rows(), look})) {
       groups += g;
-      all_spans.push_back(s);
+      looks.push_back(l);
     }
-    if (detail::spans_apart(all_spans, true)) {
+    if (detail::first_keys_apart<Keys...>(comm, looks, source)) {
       if constexpr (std::is_same_v<partial_schema, merged_schema>) {
         return parts;
       } else {
@@ -255,8 +269,8 @@ template <class Source, class... Keys, class... Named>
     auto const shuffled = [&] {
       using rows_schema = typename std::remove_cvref_t<decltype(rows)>::schema_type;
       if (comm.size() > 1 && detail::spannable_key<rows_schema, std::tuple_element_t<0, std::tuple<Keys...>>>()) {
-        auto const all = comm.all_gather(detail::spans_of_first_key<Keys...>(rows.local()));
-        if (detail::spans_apart(all, true)) { return rows; }  // each key on one rank already
+        auto const looks = comm.all_gather(detail::look_at_first_key<Keys...>(rows.local()));
+        if (detail::first_keys_apart<Keys...>(comm, looks, rows.local())) { return rows; }  // each key on one rank already
       }
       return std::apply([&](auto const&... k) { return hash_shuffle(rows, k...); }, g.stage.keys);
     }();

@@ -32,6 +32,11 @@ namespace detail {
 template <join_kind How, class... R>
 inline constexpr bool moves_keys_only =
     (How == join_kind::semi || How == join_kind::anti) && colx::detail::names_unique<R...>();
+// What a join's sides tell every rank first: their rows, and where their first keys lie.
+struct join_sizes {
+  std::array<size_type, 2> rows;  // left, right
+  key_look left, right;
+};
 }  // namespace detail
 
 template <class Schema, join_kind How, class RightSchema, class... L, class... R, class Suffixes>
@@ -50,14 +55,32 @@ template <class Schema, join_kind How, class RightSchema, class... L, class... R
     auto const keys = j.right | colx::select(R{}...);
     return left | join_stage<How, std::remove_cvref_t<decltype(keys)>, join_keys<L...>, join_keys<R...>, Suffixes>{keys, j.options};
   } else {
-    // Both sides' rows in all, in one collective.
-    std::array<size_type, 2> const mine{left.local().num_rows(), j.right.local().num_rows()};
+    // Both sides' rows in all, and what each rank holds of each side's first key (its spans, or a
+    // sample of its keys: dist/colocated.hpp), in one collective. Null keys match nothing, so
+    // stay anywhere; a nulls_equal join does not look. Nor does a rank whose right rows, were
+    // every rank's as many, would make a right side small enough to send whole whatever the keys
+    // say: its keys stay unknown, which only keeps the join off the colocated paths.
+    using left_key = std::tuple_element_t<0, std::tuple<L...>>;
+    using right_key = std::tuple_element_t<0, std::tuple<R...>>;
+    constexpr bool spannable = detail::span_key_v<typename field_of<Schema, left_key>::type::type> &&
+                               detail::span_key_v<typename field_of<RightSchema, right_key>::type::type>;
+    detail::join_sizes mine{{left.local().num_rows(), j.right.local().num_rows()}, {}, {}};
+    if constexpr (spannable) {
+      if (!j.options.nulls_equal &&
+          (keeps_unmatched_right || j.right.local().num_rows() * comm.size() > limits().broadcast_rows)) {
+        mine.left = detail::look_at(left.local(), left_key{}, {});
+        mine.right = detail::look_at(j.right.local(), right_key{}, {});
+      }
+    }
     double left_rows = 0, right_rows = 0, most_left = 0, most_right = 0;
+    std::vector<detail::key_look> left_looks, right_looks;
     for (auto const& n : comm.all_gather(mine)) {
-      left_rows += static_cast<double>(n[0]);
-      right_rows += static_cast<double>(n[1]);
-      most_left = std::max(most_left, static_cast<double>(n[0]));
-      most_right = std::max(most_right, static_cast<double>(n[1]));
+      left_rows += static_cast<double>(n.rows[0]);
+      right_rows += static_cast<double>(n.rows[1]);
+      most_left = std::max(most_left, static_cast<double>(n.rows[0]));
+      most_right = std::max(most_right, static_cast<double>(n.rows[1]));
+      left_looks.push_back(n.left);
+      right_looks.push_back(n.right);
     }
     // A side whose rows stay put must be spread over the ranks about evenly: the other side's
     // rows follow it (one rank holding every row would draw the whole other side to it).
@@ -82,29 +105,31 @@ template <class Schema, join_kind How, class RightSchema, class... L, class... R
     bool const broadcast = !keeps_unmatched_right && right_rows * comm.size() <= limits().broadcast_share * left_rows;
     // One side's keys already apart on the ranks: the other side's rows go where their keys are.
     // The right side's rows, so moved, are fewer than a broadcast sends; the left side's may be
-    // more, so a right side small enough to broadcast is broadcast instead.
-    using left_key = std::tuple_element_t<0, std::tuple<L...>>;
-    using right_key = std::tuple_element_t<0, std::tuple<R...>>;
-    if constexpr (detail::span_key_v<typename field_of<Schema, left_key>::type::type> &&
-                  detail::span_key_v<typename field_of<RightSchema, right_key>::type::type>) {
-      // (Null keys match nothing, so stay anywhere. A right or full join, which cannot broadcast
-      // a small right side, looks too.)
-      if (!j.options.nulls_equal && (keeps_unmatched_right || !small_right)) {
-        // (The right side's spans only where they can be used: not before a broadcast.)
-        std::array<detail::key_spans, 2> const spans{
-            detail::spans_or_unknown(left.local(), left_key{}, {}),
-            broadcast ? detail::key_spans{} : detail::spans_or_unknown(j.right.local(), right_key{}, {})};
-        auto const all = comm.all_gather(spans);
-        std::vector<detail::key_spans> lefts, rights;
-        for (auto const& s : all) {
-          lefts.push_back(s[0]);
-          rights.push_back(s[1]);
+    // more, so a right side small enough to broadcast is broadcast instead. A side's spans only
+    // where its looks leave them possibly apart and they can be used (the right side's not
+    // before a broadcast); where some rank sent a sample, in a second collective.
+    if constexpr (spannable) {
+      bool const left_may = detail::may_be_apart(left_looks);
+      bool const right_may = !broadcast && detail::may_be_apart(right_looks);
+      if (left_may || right_may) {
+        std::vector<detail::key_spans> lefts = detail::given_spans(left_looks);
+        std::vector<detail::key_spans> rights = detail::given_spans(right_looks);
+        if ((left_may && detail::some_sampled(left_looks)) || (right_may && detail::some_sampled(right_looks))) {
+          auto const me = static_cast<std::size_t>(comm.rank());
+          std::array<detail::key_spans, 2> const spans{
+              left_may ? detail::own_spans(left_looks[me], left.local(), left_key{}, {}) : detail::key_spans{},
+              right_may ? detail::own_spans(right_looks[me], j.right.local(), right_key{}, {}) : detail::key_spans{}};
+          auto const all = comm.all_gather(spans);
+          for (std::size_t r = 0; r < all.size(); ++r) {
+            lefts[r] = all[r][0];
+            rights[r] = all[r][1];
+          }
         }
-        if (spread(most_left, left_rows) && detail::spans_apart(lefts, false)) {
+        if (left_may && spread(most_left, left_rows) && detail::spans_apart(lefts, false)) {
           auto const r = detail::move_to_spans(j.right, right_key{}, lefts, "join (right rows to their key's rank)", {});
           return join_local(left.local(), r.local());
         }
-        if (!broadcast && spread(most_right, right_rows) && detail::spans_apart(rights, false)) {
+        if (right_may && spread(most_right, right_rows) && detail::spans_apart(rights, false)) {
           auto const l = detail::move_to_spans(left, left_key{}, rights, "join (left rows to their key's rank)", {});
           return join_local(l.local(), j.right.local());
         }

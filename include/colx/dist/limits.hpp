@@ -25,6 +25,11 @@ struct strategy_limits {
   // rows take in the hash table every rank then builds (dist/slot_order.hpp): a table larger
   // than L2 is then built in a sweep, not by random writes.
   size_type slot_order_rows = size_type{1} << 22;
+  // Before looking for those spans, a rank holding at least this many rows shows the others a few
+  // of its keys, and the spans are not looked for where those already show that they overlap
+  // (scattered keys: a pass over the key column saved). Fewer rows: the pass is short, and a
+  // sample would cost a wait of its own.
+  size_type key_sample_rows = size_type{1} << 20;
 };
 [[nodiscard]] inline strategy_limits& limits() noexcept {
   static strategy_limits values;
