@@ -252,12 +252,22 @@ TEST_CASE("distributed joins equal the one-process join", "[dist]") {
   auto const r = make_right(1201, 700);
   auto const dl = dist::scatter(world, l);
   auto const dr = dist::scatter(world, r);
-  // Shuffle both sides; broadcast the right; broadcast it in the order of its table slots; shuffle
-  // both after a sample of each rank's keys.
+  // Shuffle both sides; broadcast the right (small); broadcast it as a large one (in the order of
+  // its table slots, each rank's own rows hashed while the others' arrive); shuffle both after a
+  // sample of each rank's keys.
   for (int const path : {0, 1, 2, 3}) {
     CAPTURE(path);
-    lowered_limits const limits(path == 0 || path == 3 ? 0 : size_type{1} << 20, dist::limits().few_groups_rows);
-    if (path == 2) { dist::limits().slot_order_rows = 0; }
+    lowered_limits const limits(path == 1 ? size_type{1} << 20 : 0, dist::limits().few_groups_rows);
+    if (path == 2) {
+      dist::limits().broadcast_share = 1e9;
+      dist::limits().slot_order_rows = 0;
+      // The right side's keys alone, which have no nulls: they arrive in place, the case where a
+      // rank's own rows go into its table first.
+      auto const keys = colx::select("rk"_c);
+      check_gathered(dl | colx::join(dr | keys, colx::on("k"_c), colx::on("rk"_c)), l | colx::join(r | keys, colx::on("k"_c), colx::on("rk"_c)));
+      check_gathered(dl | colx::join<colx::join_kind::left>(dr | keys, colx::on("k"_c), colx::on("rk"_c)),
+                     l | colx::join<colx::join_kind::left>(r | keys, colx::on("k"_c), colx::on("rk"_c)));
+    }
     if (path == 3) { dist::limits().key_sample_rows = 0; }
     check_gathered(dl | colx::join(dr, colx::on("k"_c), colx::on("rk"_c)), l | colx::join(r, colx::on("k"_c), colx::on("rk"_c)));
     check_gathered(dl | colx::join<colx::join_kind::left>(dr, colx::on("k"_c), colx::on("rk"_c)),
@@ -283,8 +293,8 @@ TEST_CASE("semi and anti joins move only the right side's keys, a key named twic
   auto const kept = colx::filter("w"_c > 100);
   for (int const path : {0, 1, 2}) {  // as above
     CAPTURE(path);
-    lowered_limits const limits(path == 0 ? 0 : size_type{1} << 20, dist::limits().few_groups_rows);
-    if (path == 2) { dist::limits().slot_order_rows = 0; }
+    lowered_limits const limits(path == 1 ? size_type{1} << 20 : 0, dist::limits().few_groups_rows);
+    if (path == 2) { dist::limits().broadcast_share = 1e9; }
     check_gathered(dl | colx::join<colx::join_kind::anti>(dr | kept, colx::on("k"_c), colx::on("rk"_c)),
                    l | colx::join<colx::join_kind::anti>(r | kept, colx::on("k"_c), colx::on("rk"_c)));
     check_gathered(dl | colx::join<colx::join_kind::semi>(dr, colx::on("k"_c), colx::on("rk"_c)),

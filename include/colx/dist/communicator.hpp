@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <functional>
 #include <optional>
 #include <span>
 #include <sstream>
@@ -82,6 +83,16 @@ class communicator {
   // `stream`; MPI's nonblocking send/recv and a wait. A send to this rank itself is an error:
   // callers copy their own share.
   virtual void exchange(std::span<send_part const> sends, std::span<recv_part const> recvs, stream_ref stream) = 0;
+  // The exchange above with `meanwhile` run while the transfer is under way, for this rank's work
+  // that needs nothing the transfer brings: NCCL moves the rows on a stream of its own, after the
+  // work `stream` holds, while what `meanwhile` puts on `stream` runs beside it; `stream` then
+  // waits for the transfer. A transport that moves the rows as it is called runs `meanwhile`
+  // after. Either way, the rows received may be read on `stream` once this returns.
+  virtual void exchange_meanwhile(std::span<send_part const> sends, std::span<recv_part const> recvs, stream_ref stream,
+                                  std::function<void()> const& meanwhile) {
+    exchange(sends, recvs, stream);
+    meanwhile();
+  }
 
   // Host-value collectives, small and blocking. all_gather: `bytes` from each rank into `all`,
   // rank order (size() * bytes). all_to_all: `bytes` to each rank from `send` (size() * bytes,

@@ -20,10 +20,14 @@
 
 #include <chrono>
 #include <cstdint>
+#include <algorithm>
 #include <exception>
+#include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -34,9 +38,17 @@ namespace detail {
 // Sends rows [begin, end) of ranges()[p] to rank p and returns what every rank sent here, in rank
 // order; `ranges` may throw (bad arguments), which ends the exchange on every rank. A range the
 // same as the previous rank's is prepared once and sent from the same copy (replicate).
+// `meanwhile`, where given, runs while the transfer is under way (communicator::exchange_meanwhile)
+// with the frame the rows arrive in, where and how many this rank's own rows are in it: where every
+// column is received in place (fixed-width, no rank sending nulls), that frame is the answer, and
+// its own rows are already there; else it is not called.
+template <class Schema>
+using while_received = std::function<void(frame<Schema> const& arriving, size_type own_first, size_type own_rows)>;
+
 template <class Schema, class Ranges>
 [[nodiscard]] frame<Schema> exchange_ranges(communicator& comm, frame<Schema> const& rows, Ranges const& ranges_of,
-                                            char const* step, stream_ref stream) {
+                                            char const* step, stream_ref stream,
+                                            std::type_identity_t<while_received<Schema>> const& meanwhile = {}) {
   constexpr std::size_t columns = Schema::size;
   int const ranks = comm.size();
   int const me = comm.rank();
@@ -107,6 +119,7 @@ template <class Schema, class Ranges>
   expect_same_values(fingerprints, std::string("the column types of the rows of ") + step);
   std::vector<size_type> first_row(static_cast<std::size_t>(ranks) + 1, 0);  // where each rank's rows land
   for (int p = 0; p < ranks; ++p) { first_row[static_cast<std::size_t>(p) + 1] = first_row[static_cast<std::size_t>(p)] + header_of(p)[detail::rows_word]; }
+  auto const rows_here = [&](int p) { return first_row[static_cast<std::size_t>(p) + 1] - first_row[static_cast<std::size_t>(p)]; };
   size_type const total = first_row.back();
   // Nothing leaves this rank and nothing arrives (rows already where their keys belong): the
   // frame is the answer as it is. The rank still takes part in every collective below.
@@ -179,13 +192,24 @@ template <class Schema, class Ranges>
       traffic.rows_received += header_of(p)[detail::rows_word];
     }
   });
+  // Every column received in place: the frame is whole before the transfer (this rank's rows in
+  // it), for `meanwhile`.
+  std::optional<frame<Schema>> arriving;
+  if (meanwhile && !unchanged && std::all_of(per_rank.begin(), per_rank.end(), [](auto const& v) { return v.empty(); })) {
+    arriving = detail::typed_frame<Schema>(out_columns, std::make_index_sequence<columns>{});
+  }
   auto const transfer_start = std::chrono::steady_clock::now();
-  comm.exchange(sends, recvs, stream);
+  if (arriving) {
+    comm.exchange_meanwhile(sends, recvs, stream, [&] { meanwhile(*arriving, first_row[static_cast<std::size_t>(me)], rows_here(me)); });
+  } else {
+    comm.exchange(sends, recvs, stream);
+  }
   if (ranks > 1) { stream.synchronize(); }  // the pieces sent from must outlive the transfer
   auto const transfer_end = std::chrono::steady_clock::now();
 
   frame<Schema> out = agreed(comm, std::string(step) + " (assemble)", [&] {
     if (unchanged) { return rows; }
+    if (arriving) { return *arriving; }
     [&]<std::size_t... C>(std::index_sequence<C...>) {
       ((per_rank[C].empty() ? void() : void(out_columns[C] = detail::join_pieces<Schema, C>(per_rank[C], stream, mr))), ...);
     }(std::make_index_sequence<columns>{});
@@ -219,11 +243,13 @@ template <class Schema>
 
 // Every row of `rows` to every rank: each rank gets every rank's rows, in rank order. Each column
 // is prepared (copied, where it must be) once, not once a rank.
+// `meanwhile`: as detail::exchange_ranges says.
 template <class Schema>
-[[nodiscard]] frame<Schema> exchange_to_all(communicator& comm, frame<Schema> const& rows, char const* step, stream_ref stream = {}) {
+[[nodiscard]] frame<Schema> exchange_to_all(communicator& comm, frame<Schema> const& rows, char const* step, stream_ref stream = {},
+                                            std::type_identity_t<detail::while_received<Schema>> const& meanwhile = {}) {
   return detail::exchange_ranges(comm, rows, [&] {
     return std::vector<std::pair<size_type, size_type>>(static_cast<std::size_t>(comm.size()), {0, rows.num_rows()});
-  }, step, stream);
+  }, step, stream, meanwhile);
 }
 
 }  // namespace colx::dist

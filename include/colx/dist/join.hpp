@@ -12,7 +12,8 @@
 // sides are hash-shuffled by their keys, which puts equal keys on one rank, and each rank joins
 // what it holds. The keys must hash alike on both sides: integers of any width do, a decimal and
 // an integer (or two scales) do not. A large right side sent whole to an inner or left join goes
-// in the order its rows enter each rank's hash table (dist/slot_order.hpp).
+// in the order its rows enter each rank's hash table (dist/slot_order.hpp), and each rank puts
+// its own rows into its table while the others' arrive.
 #include <colx/dist/colocated.hpp>
 #include <colx/dist/limits.hpp>
 #include <colx/dist/shuffle.hpp>
@@ -22,6 +23,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <tuple>
 #include <vector>
 
@@ -88,17 +90,33 @@ template <class Schema, join_kind How, class RightSchema, class... L, class... R
     // A large right side sent whole, in the order its rows enter every rank's table: where that
     // table is a hash table of the right rows' keys as the ranks hold them (not a semi or anti
     // join's bits, nor its left side hashed; not dictionary codes, which the all-gather recodes).
-    auto const broadcast_right = [&] {
+    // Each rank puts its own rows into its table while the other ranks' arrive (where the rows
+    // arrive in place: fixed-width columns without nulls), then theirs.
+    auto const broadcast_join = [&] {
       if constexpr ((How == join_kind::inner || How == join_kind::left) &&
                     !(colx::detail::dictionary_key_v<decltype(expr::bind<RightSchema>(R{}))> || ...)) {
         if (right_rows >= static_cast<double>(limits().slot_order_rows)) {
           auto ordered = agreed(comm, "join (right rows in slot order)", [&] {
             return detail::in_slot_order(j.right.local(), join_keys<R...>{}, static_cast<size_type>(right_rows), j.options, {});
           });
-          return replicate(dist_frame<RightSchema>(comm, std::move(ordered)));
+          using build_t = join_build<frame<RightSchema>, R...>;
+          std::optional<build_t> staged;
+          auto all = exchange_to_all(comm, ordered, "replicate", {}, [&](frame<RightSchema> const& arriving, size_type first, size_type own) {
+            try {
+              staged.emplace(arriving, j.options, stream_ref{}, first, own);
+            } catch (...) {
+              staged.reset();  // built whole below, where a failure is agreed
+            }
+          });
+          if (!staged) { return join_local(left.local(), all); }
+          auto out = agreed(comm, "join", [&] {
+            staged->insert_rest({});
+            return left.local() | join_stage<How, build_t, join_keys<L...>, join_keys<R...>, Suffixes>{*staged, j.options};
+          });
+          return dist_frame<typename decltype(out)::schema_type>(comm, std::move(out));
         }
       }
-      return replicate(j.right);
+      return join_local(left.local(), replicate(j.right));
     };
     bool const small_right = right_rows <= static_cast<double>(limits().broadcast_rows);
     if (!keeps_unmatched_right && small_right) { return join_local(left.local(), replicate(j.right)); }
@@ -135,7 +153,7 @@ template <class Schema, join_kind How, class RightSchema, class... L, class... R
         }
       }
     }
-    if (broadcast) { return join_local(left.local(), broadcast_right()); }
+    if (broadcast) { return broadcast_join(); }
   }
   auto const l = hash_shuffle(left, L{}...);
   auto const r = hash_shuffle(j.right, R{}...);

@@ -16,7 +16,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -110,6 +112,20 @@ class nccl_communicator final : public communicator {
     }
     detail::nccl_check(ncclGroupEnd(), "ncclGroupEnd");
   }
+  void exchange_meanwhile(std::span<send_part const> sends, std::span<recv_part const> recvs, stream_ref stream,
+                          std::function<void()> const& meanwhile) override {
+    wait(_stream, stream.value());  // the buffers sent and received are ready
+    exchange(sends, recvs, _stream);
+    std::exception_ptr failure;
+    try {
+      meanwhile();
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    wait(stream.value(), _stream);  // (also after a failure: the transfer still writes the buffers)
+    if (failure) { std::rethrow_exception(failure); }
+  }
+
  protected:
   // The host-value collectives (communicator::all_gather_bytes and all_to_all_bytes count each call).
   // The values pass through pinned host memory: a copy from pageable memory is staged by the
@@ -146,6 +162,15 @@ class nccl_communicator final : public communicator {
   }
 
  private:
+  // Work put on `waiter` from now on waits for the work `done` holds now.
+  static void wait(cudaStream_t waiter, cudaStream_t done) {
+    cudaEvent_t e = nullptr;
+    detail::cuda_check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreate");
+    cudaError_t rc = cudaEventRecord(e, done);
+    if (rc == cudaSuccess) { rc = cudaStreamWaitEvent(waiter, e, 0); }
+    cudaEventDestroy(e);  // (released once the wait is done)
+    detail::cuda_check(rc, "cudaStreamWaitEvent");
+  }
   void check_peer(int peer) const {
     COLX_EXPECTS(0 <= peer && peer < _size && peer != _rank, "exchange: peer ", peer, " is not another rank of ", _size);
   }

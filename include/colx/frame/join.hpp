@@ -21,10 +21,11 @@
 // suffixes<"_l", "_r">(); a suffixed name that is still taken is a compile error. Semi and anti
 // joins write only the left's columns.
 //
-// The parts (join/): options.hpp (kinds, options, keys, suffixes), table.hpp (the build side),
-// probe.hpp (the probe's passes), sinks.hpp (where output rows go), layout.hpp (the output
-// schema), run.hpp (the run), semi_by_left.hpp (semi and anti joins whose right side is the
-// larger: the left side is hashed and the right's rows mark the left rows they match).
+// The parts (join/): options.hpp (kinds, options, keys, suffixes), table.hpp (the build side;
+// membership.hpp, its keys as bits), probe.hpp (the probe's passes), sinks.hpp (where output rows
+// go), layout.hpp (the output schema), run.hpp (the run), semi_by_left.hpp (semi and anti joins
+// whose right side is the larger: the left side is hashed and the right's rows mark the left rows
+// they match).
 #include <colx/frame/join/options.hpp>
 #include <colx/frame/join/run.hpp>
 #include <colx/frame/join/semi_by_left.hpp>

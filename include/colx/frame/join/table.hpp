@@ -19,6 +19,7 @@
 #include <colx/expr/packed_keys.hpp>
 #include <colx/frame/frame.hpp>
 #include <colx/frame/join/dictionary_keys.hpp>
+#include <colx/frame/join/membership.hpp>
 #include <colx/frame/join/options.hpp>
 #include <colx/memory/copy_bytes.hpp>
 #include <colx/memory/uvector.hpp>
@@ -160,6 +161,14 @@ struct build_entries_fn {
   }
 };
 
+// f for rows first, first + 1, ...
+template <class F>
+struct rows_from_fn {
+  F f;
+  size_type first;
+  COLX_HOST_DEVICE void operator()(size_type i) const { f(first + i); }
+};
+
 // Twice the rows, a power of two: probes stay short at a load factor of at most one half.
 inline size_type next_table_size(size_type rows) {
   size_type p = 64;
@@ -174,85 +183,6 @@ inline constexpr std::size_t words_per_slot = Keys::packed ? 2 : 1;
 struct fill_entries_fn {
   std::uint64_t* slots;
   COLX_HOST_DEVICE void operator()(size_type s) const { slots[s] = empty_entry; }
-};
-
-// ---- membership: semi and anti joins on one dense integer key ----------------------------------
-// A semi or anti join asks only whether a probe key occurs on the build side. Where the build
-// side's key is one integer column whose values span at most 64 times as many values as it has
-// rows (order keys, customer keys: TPC-H's keys are dense), a bit per value of the span answers
-// that: at most 8 bytes a build row where the hash table takes 32, so a span of millions of
-// keys stays in L2 (TPC-H SF 10's 60M order keys: 7.5 MB), and a probe is one cached read where
-// a table larger than L2 costs a random read from memory (Q21's three semi joins on order keys
-// took 3 ms so on the H200).
-inline constexpr std::uint64_t membership_span_per_row = 64;
-
-template <class T>
-inline constexpr bool plain_integer_value_v = std::is_integral_v<T> && !std::is_same_v<T, bool>;
-// A build key's values a membership holds: as int64s, every one.
-template <class T>
-inline constexpr bool membership_value_v = plain_integer_value_v<T> && (std::is_signed_v<T> || sizeof(T) < sizeof(std::int64_t));
-
-// A side's (key_columns') first key's value type.
-template <class Keys>
-using first_key_value_t = std::remove_cvref_t<decltype(std::tuple_element_t<0, typename Keys::key_list>{}(
-                                                           std::declval<typename Keys::inputs_type const&>(), size_type{})
-                                                           .value)>;
-template <class Keys>
-inline constexpr bool one_key_v = std::tuple_size_v<typename Keys::key_list> == 1;
-// Whether a build side's keys are one key of integers that a membership can hold. (Variables, not
-// constexpr functions: device code may not call a host function, constexpr or not.)
-template <class Keys>
-inline constexpr bool membership_keys_v = one_key_v<Keys> && membership_value_v<first_key_value_t<Keys>>;
-// Whether a probe side's keys can be looked up in a membership: one key of any integers (a
-// uint64 probe key joins a narrower unsigned build key; its values past 2^63 are no build value).
-template <class Keys>
-inline constexpr bool membership_probe_keys_v = one_key_v<Keys> && plain_integer_value_v<first_key_value_t<Keys>>;
-
-// The build keys' values as bits: value v is bit v - low, for v in [low, low + span).
-struct membership {
-  std::uint32_t const* bits = nullptr;  // none: the build side is hashed
-  std::int64_t low = 0;
-  std::uint64_t span = 0;
-  COLX_HOST_DEVICE bool contains(std::int64_t v) const {
-    if (v < low) { return false; }
-    std::uint64_t const at = static_cast<std::uint64_t>(v) - static_cast<std::uint64_t>(low);  // no wrap: v >= low
-    return at < span && ((bits[at / 32] >> (at % 32)) & 1u) != 0;
-  }
-};
-
-// The least and greatest valid key of the build rows, by a reduction (each row's key as both,
-// a null key as none). Not by atomic min and max on one word: every thread then updated the
-// same two words, and TPC-H Q21's three semi joins spent 22 ms there (H200).
-struct key_bounds {
-  std::int64_t low = INT64_MAX;  // (not numeric_limits: device code builds these, and its max() is host-only)
-  std::int64_t high = INT64_MIN;
-};
-template <class Keys>
-struct key_bounds_fn {
-  Keys keys;
-  COLX_HOST_DEVICE key_bounds operator()(size_type r) const {
-    auto const k = std::tuple_element_t<0, typename Keys::key_list>{}(keys.in, r);
-    if (!k.valid) { return {}; }
-    auto const v = static_cast<std::int64_t>(k.value);
-    return {v, v};
-  }
-};
-struct merge_key_bounds_fn {
-  COLX_HOST_DEVICE key_bounds operator()(key_bounds a, key_bounds b) const {
-    return {a.low < b.low ? a.low : b.low, a.high > b.high ? a.high : b.high};
-  }
-};
-template <class Keys>
-struct mark_members_fn {
-  Keys keys;
-  std::uint32_t* bits;
-  std::int64_t low;
-  COLX_HOST_DEVICE void operator()(size_type r) const {
-    auto const k = std::tuple_element_t<0, typename Keys::key_list>{}(keys.in, r);
-    if (!k.valid) { return; }  // a null key never matches (nulls_equal is hashed)
-    std::uint64_t const at = static_cast<std::uint64_t>(static_cast<std::int64_t>(k.value)) - static_cast<std::uint64_t>(low);
-    atomic_or(bits + at / 32, std::uint32_t{1} << (at % 32));
-  }
 };
 
 }  // namespace detail
@@ -272,26 +202,32 @@ class join_build {
   // the key allows it and its values are dense (see detail::membership); else the hash table.
   join_build(Frame f, join_options options, stream_ref stream, bool membership = false)
       : _frame(std::move(f)), _options(options) {
-    COLX_EXPECTS(_frame.num_rows() < (size_type{1} << 32) - 1, "join: the build side has ", _frame.num_rows(),
-                 " rows; at most 2^32 - 2 are supported");
     spill_lock_scope const spill_lock(stream);
     if constexpr (detail::membership_keys_v<key_columns> && !detail::dictionary_key_v<std::tuple_element_t<0, detail::tuple_types_t<bound_keys>>>) {
       if (membership && !_options.nulls_equal && build_membership(stream)) { return; }
     }
-    _slots = std::make_shared<uvector<std::uint64_t>>(
-        detail::next_table_size(_frame.num_rows()) * static_cast<size_type>(detail::words_per_slot<key_columns>), stream,
-        get_current_resource(_frame.kind()));
-    _mask = static_cast<std::uint64_t>(detail::next_table_size(_frame.num_rows()) - 1);
-    // Unique keys (a primary key, the usual build side) let inner and left joins find each probe
-    // row's one partner in a single pass (see probe_in_one_pass); the insertion notes duplicates
-    // in flags, read when a probe first asks (a semi or anti join never does: no wait for them).
-    _flags = std::make_shared<insertion_flags>(uvector<unsigned>(1, stream, get_current_resource(_frame.kind())));
-    detail::fill_bytes(_flags->bits.data(), _frame.kind(), 0, sizeof(unsigned), stream);
-    on_backend(_frame.kind(), stream, [&](auto const& exec) {
-      exec.for_each_n(_slots->size(), detail::fill_entries_fn{_slots->data()});
-      exec.for_each_n(_frame.num_rows(), detail::build_entries_fn<key_columns>{key_columns{key_inputs()}, _slots->data(),
-                                                                              _mask, _options.nulls_equal, _flags->bits.data()});
-    });
+    make_table(stream);
+    insert(0, _frame.num_rows(), stream);
+  }
+  // A table of every row of `f` into which only rows [first, first + count) go now: the others
+  // may not have arrived yet (a distributed broadcast inserts a rank's own rows while the other
+  // ranks' come in). insert_rest() puts the others in, before any probe.
+  join_build(Frame f, join_options options, stream_ref stream, size_type first, size_type count)
+      : _frame(std::move(f)), _options(options), _first(first), _count(count) {
+    COLX_EXPECTS(0 <= first && 0 <= count && first + count <= _frame.num_rows(), "join_build: rows [", first, ", ",
+                 first + count, ") are not rows of a build side of ", _frame.num_rows());
+    spill_lock_scope const spill_lock(stream);
+    make_table(stream);
+    insert(first, count, stream);
+    _rest_pending = true;
+  }
+  // The rows a staged build (above) left out.
+  void insert_rest(stream_ref stream) {
+    if (!_rest_pending) { return; }
+    spill_lock_scope const spill_lock(stream);
+    insert(0, _first, stream);
+    insert(_first + _count, _frame.num_rows() - _first - _count, stream);
+    _rest_pending = false;
   }
 
   [[nodiscard]] Frame const& frame() const noexcept { return _frame; }
@@ -311,6 +247,7 @@ class join_build {
   // the flags are read anyway). Probes on another stream than the build's must wait for it first.
   [[nodiscard]] bool unique_keys(stream_ref stream = {}) const {
     if (!_flags) { return false; }
+    COLX_EXPECTS(!_rest_pending, "join_build: probed before insert_rest() put in the rows a staged build left out");
     std::call_once(_flags->read, [&] {
       unsigned const raised = _flags->bits.element(0, stream);
       COLX_EXPECTS((raised & detail::table_full_flag) == 0u, "join: the build side's hash table of ", _mask + 1,
@@ -321,6 +258,29 @@ class join_build {
   }
 
  private:
+  // The hash table, every slot empty, and the insertion's flags.
+  void make_table(stream_ref stream) {
+    COLX_EXPECTS(_frame.num_rows() < (size_type{1} << 32) - 1, "join: the build side has ", _frame.num_rows(),
+                 " rows; at most 2^32 - 2 are supported");
+    size_type const slots = detail::next_table_size(_frame.num_rows());
+    _slots = std::make_shared<uvector<std::uint64_t>>(slots * static_cast<size_type>(detail::words_per_slot<key_columns>), stream,
+                                                      get_current_resource(_frame.kind()));
+    _mask = static_cast<std::uint64_t>(slots - 1);
+    // Unique keys (a primary key, the usual build side) let inner and left joins find each probe
+    // row's one partner in a single pass (see probe_in_one_pass); the insertion notes duplicates
+    // in flags, read when a probe first asks (a semi or anti join never does: no wait for them).
+    _flags = std::make_shared<insertion_flags>(uvector<unsigned>(1, stream, get_current_resource(_frame.kind())));
+    detail::fill_bytes(_flags->bits.data(), _frame.kind(), 0, sizeof(unsigned), stream);
+    on_backend(_frame.kind(), stream, [&](auto const& exec) { exec.for_each_n(_slots->size(), detail::fill_entries_fn{_slots->data()}); });
+  }
+  // Rows [first, first + count) into the table.
+  void insert(size_type first, size_type count, stream_ref stream) {
+    if (count <= 0) { return; }
+    on_backend(_frame.kind(), stream, [&](auto const& exec) {
+      exec.for_each_n(count, detail::rows_from_fn<detail::build_entries_fn<key_columns>>{
+                                 {key_columns{key_inputs()}, _slots->data(), _mask, _options.nulls_equal, _flags->bits.data()}, first});
+    });
+  }
   // The build keys' bounds, then their bits where the span is dense enough; false (nothing kept)
   // where it is not, or no key is valid.
   bool build_membership(stream_ref stream) {
@@ -360,6 +320,8 @@ class join_build {
   std::shared_ptr<insertion_flags> _flags;
   std::shared_ptr<uvector<std::uint32_t>> _bits;  // owns _members' bits
   detail::membership _members{};
+  size_type _first = 0, _count = 0;  // a staged build's rows inserted first
+  bool _rest_pending = false;        // a staged build's other rows not inserted yet
 };
 
 // Hashes `right` on its key columns for reuse: build(orders, on("o_orderkey"_c)).
