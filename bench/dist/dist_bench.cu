@@ -6,8 +6,8 @@
 //             rows in all (each GPU generates its share on the device; generation not timed)
 //   join      inner join of `left` rows (keys drawn from the right's) with `right` unique keys,
 //             both sides hash-shuffled; and the right side broadcast instead, its rows in the
-//             order of their table slots (the default) and as held; and with key spans looked
-//             for without a sample first
+//             order of their table slots (the default) and as held; with key spans looked for
+//             without a sample first; with each rank's table built after every row arrived
 //   key spans what a rank's look at the join's left keys costs: its spans, a sample
 //   sort      sort_by of a random int64 key with an int64 payload (range shuffle, local sort)
 //   shuffle   a hash shuffle of two int64 columns, against NCCL's own all-to-all of the same
@@ -110,7 +110,7 @@ int run_rank(options const& o, int rank, int ranks, std::filesystem::path const&
   auto const note = [&](std::string const& name, double ms, double extra, std::string const& text) {
     if (rank == 0) {
       out.push_back({name, ranks, ms, extra, text});
-      std::printf("%-28s %d GPU(s) %10.2f ms  %s\n", name.c_str(), ranks, ms, text.c_str());
+      std::printf("%-30s %d GPU(s) %10.2f ms  %s\n", name.c_str(), ranks, ms, text.c_str());
       std::fflush(stdout);
     }
   };
@@ -147,15 +147,19 @@ int run_rank(options const& o, int rank, int ranks, std::filesystem::path const&
     // size, dist/slot_order.hpp), and in the order they are held.
     // And once with each rank's key spans looked for, as before its sample of keys showed them
     // scattered (dist/key_spans.hpp).
+    // And once with every rank's rows put into its table after they all arrived.
     struct join_mode {
       char const* name;
       bool broadcast;
       bool slot_order;
       bool sampled;
+      bool build_while_receiving;
     };
-    for (join_mode const m : {join_mode{"join (both shuffled)", false, true, true}, join_mode{"join (right broadcast)", true, true, true},
-                              join_mode{"join (broadcast, row order)", true, false, true},
-                              join_mode{"join (broadcast, spans)", true, true, false}}) {
+    for (join_mode const m : {join_mode{"join (both shuffled)", false, true, true, true},
+                              join_mode{"join (right broadcast)", true, true, true, true},
+                              join_mode{"join (broadcast, row order)", true, false, true, true},
+                              join_mode{"join (broadcast, spans)", true, true, false, true},
+                              join_mode{"join (broadcast, built after)", true, true, true, false}}) {
       bool const broadcast = m.broadcast;
       if (broadcast && ranks == 1) { continue; }
       auto const saved = dist::limits();
@@ -165,6 +169,7 @@ int run_rank(options const& o, int rank, int ranks, std::filesystem::path const&
       dist::limits().broadcast_share = broadcast ? 1e9 : 0.0;
       dist::limits().slot_order_rows = m.slot_order ? 0 : std::numeric_limits<size_type>::max();
       dist::limits().key_sample_rows = m.sampled ? saved.key_sample_rows : std::numeric_limits<size_type>::max();
+      dist::limits().build_while_receiving = m.build_while_receiving;
       size_type matched = 0;
       double const ms = colx::bench::slowest_rank_ms(world, [&] {
         auto const j = l | colx::join(r, colx::on("k"_c), colx::on("rk"_c));

@@ -102,6 +102,7 @@ template <class Schema, join_kind How, class RightSchema, class... L, class... R
           using build_t = join_build<frame<RightSchema>, R...>;
           std::optional<build_t> staged;
           auto all = exchange_to_all(comm, ordered, "replicate", {}, [&](frame<RightSchema> const& arriving, size_type first, size_type own) {
+            if (!limits().build_while_receiving) { return; }
             try {
               staged.emplace(arriving, j.options, stream_ref{}, first, own);
             } catch (...) {

@@ -30,6 +30,9 @@ struct strategy_limits {
   // (scattered keys: a pass over the key column saved). Fewer rows: the pass is short, and a
   // sample would cost a wait of its own.
   size_type key_sample_rows = size_type{1} << 20;
+  // A large right side sent whole: each rank puts its own rows into its table while the other
+  // ranks' arrive (dist/join.hpp). Off: all of them after, to compare in one run.
+  bool build_while_receiving = true;
 };
 [[nodiscard]] inline strategy_limits& limits() noexcept {
   static strategy_limits values;
