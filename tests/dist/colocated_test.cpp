@@ -176,6 +176,16 @@ TEST_CASE("a join moves only the other side's rows whose keys another rank holds
   run(l | colx::join<colx::join_kind::semi>(r, on_l, on_r), all_left | colx::join<colx::join_kind::semi>(all_right, on_l, on_r));
   world.clear_traffic();
   run(l | colx::join<colx::join_kind::anti>(r, on_l, on_r), all_left | colx::join<colx::join_kind::anti>(all_right, on_l, on_r));
+  // Every right row on rank 0: the others, with none, do not look at their keys at first, and the
+  // right rows still go to the rank that holds their keys.
+  std::vector<std::optional<std::int32_t>> all_keys;
+  if (me == 0) {
+    for (auto const& k : file_keys(0, 1, 3 * ranks, 200, 1, true, false)) { all_keys.emplace_back(static_cast<std::int32_t>(*k)); }
+  }
+  dist::dist_frame<right_schema> const on_one(world, right_rows(all_keys));
+  auto const all_on_one = dist::gather(on_one);
+  world.clear_traffic();
+  run(l | colx::join(on_one, on_l, on_r), all_left | colx::join(all_on_one, on_l, on_r));
   // The right side apart and the left not (every rank holds keys of every file): the left rows move.
   dist::dist_frame<left_schema> const scattered(world, left_rows(file_keys(0, 1, 3, 200 * ranks, 1, true, false)));
   dist::dist_frame<right_schema> const apart(world, right_rows([&] {

@@ -571,6 +571,37 @@ TEST_CASE("join: a build side staged, some rows first and the rest after", "[fra
   }
   CHECK_THROWS_AS(staged_build(rf, colx::on("k"_c), {}, 200, 101), colx::logic_error);
   CHECK_THROWS_AS(staged_build(rf, colx::on("k"_c), {}, -1, 10), colx::logic_error);
+  // A semi join probes the table too: the same error before the rest is in.
+  CHECK_THROWS_AS(lf | colx::join<join_kind::semi>(staged_build(rf, colx::on("k"_c), {}, 0, 100), colx::on("k"_c)), colx::logic_error);
+  // Copies share the table: the rest goes in once, whichever copy asks, and every copy may probe.
+  auto first = staged_build(rf, colx::on("k"_c), {}, 100, 100);
+  auto second = first;
+  first.insert_rest({});
+  second.insert_rest({});
+  auto const match = [&](std::size_t i, std::size_t j) { return keys_match(l.k[i], r.k[j], false); };
+  CHECK(sorted_rows_of(lf | colx::join(second, colx::on("k"_c))) ==
+        rows_from_pairs(reference_pairs(join_kind::inner, 400, 300, all, match), left_row, payload));
+  // Unique keys, and then one key twice, once in each stage: unique_keys() tells them apart (the
+  // one-pass probe, or not), as a whole build does.
+  right_rows u;
+  for (int j = 0; j < 50; ++j) {
+    u.k.emplace_back(j * 7 % 50);
+    u.rid.push_back(j);
+    u.b.emplace_back(j / 2.0);
+    u.rs.emplace_back("u" + std::to_string(j));
+  }
+  for (bool const duplicate : {false, true}) {
+    CAPTURE(duplicate);
+    right_rows v = u;
+    if (duplicate) { v.k[45] = v.k[3]; }  // rows 3 (first stage) and 45 (the rest)
+    auto const vf = make_right(v);
+    auto built = staged_build(vf, colx::on("k"_c), {}, 0, 20);
+    built.insert_rest({});
+    CHECK(built.unique_keys() == !duplicate);
+    auto const vmatch = [&](std::size_t i, std::size_t j) { return keys_match(l.k[i], v.k[j], false); };
+    CHECK(sorted_rows_of(lf | colx::join(built, colx::on("k"_c))) ==
+          rows_from_pairs(reference_pairs(join_kind::inner, 400, 50, all, vmatch), left_row, [&](std::size_t j) { return v.payload(j); }));
+  }
 }
 
 TEST_CASE("join: floating-point keys, -0.0 matches 0.0", "[frame]") {

@@ -86,6 +86,13 @@ key_look look_at(frame<Schema> const& f, Key const& key, stream_ref stream) {
   }
   return look;
 }
+// What a rank sends that has not looked yet: an empty sample, which proves nothing, so that its
+// spans are found in a second collective where they may be used.
+inline key_look later_look() {
+  key_look look;
+  if (limits().key_spans) { look.sample.count = 0; }
+  return look;
+}
 // Whether every rank's look leaves the spans possibly apart: none unknown, and the samples not
 // proving an overlap.
 inline bool may_be_apart(std::span<key_look const> looks) {

@@ -35,16 +35,19 @@ namespace colx::dist {
 
 namespace detail {
 
+// Work on the frame rows arrive in while they arrive: given the frame, where this rank's own rows
+// are in it and how many (below).
+template <class Schema>
+using while_received = std::function<void(frame<Schema> const& arriving, size_type own_first, size_type own_rows)>;
+
 // Sends rows [begin, end) of ranges()[p] to rank p and returns what every rank sent here, in rank
 // order; `ranges` may throw (bad arguments), which ends the exchange on every rank. A range the
 // same as the previous rank's is prepared once and sent from the same copy (replicate).
 // `meanwhile`, where given, runs while the transfer is under way (communicator::exchange_meanwhile)
-// with the frame the rows arrive in, where and how many this rank's own rows are in it: where every
-// column is received in place (fixed-width, no rank sending nulls), that frame is the answer, and
-// its own rows are already there; else it is not called.
-template <class Schema>
-using while_received = std::function<void(frame<Schema> const& arriving, size_type own_first, size_type own_rows)>;
-
+// where every column is received in place (fixed-width, no rank sending nulls): the frame the rows
+// arrive in is then the answer, this rank's own rows already in it; else it is not called. It
+// must not call collectives; what it throws ends the exchange on every rank. (The transfer's time
+// then includes it.)
 template <class Schema, class Ranges>
 [[nodiscard]] frame<Schema> exchange_ranges(communicator& comm, frame<Schema> const& rows, Ranges const& ranges_of,
                                             char const* step, stream_ref stream,
@@ -194,13 +197,19 @@ template <class Schema, class Ranges>
   });
   // Every column received in place: the frame is whole before the transfer (this rank's rows in
   // it), for `meanwhile`.
+  bool const all_in_place = !unchanged && std::all_of(per_rank.begin(), per_rank.end(), [](auto const& v) { return v.empty(); });
   std::optional<frame<Schema>> arriving;
-  if (meanwhile && !unchanged && std::all_of(per_rank.begin(), per_rank.end(), [](auto const& v) { return v.empty(); })) {
-    arriving = detail::typed_frame<Schema>(out_columns, std::make_index_sequence<columns>{});
-  }
+  if (meanwhile && all_in_place) { arriving = detail::typed_frame<Schema>(out_columns, std::make_index_sequence<columns>{}); }
+  std::exception_ptr meanwhile_failure;  // thrown in the agreed step below, so that every rank throws
   auto const transfer_start = std::chrono::steady_clock::now();
   if (arriving) {
-    comm.exchange_meanwhile(sends, recvs, stream, [&] { meanwhile(*arriving, first_row[static_cast<std::size_t>(me)], rows_here(me)); });
+    comm.exchange_meanwhile(sends, recvs, stream, [&] {
+      try {
+        meanwhile(*arriving, first_row[static_cast<std::size_t>(me)], rows_here(me));
+      } catch (...) {
+        meanwhile_failure = std::current_exception();
+      }
+    });
   } else {
     comm.exchange(sends, recvs, stream);
   }
@@ -208,6 +217,7 @@ template <class Schema, class Ranges>
   auto const transfer_end = std::chrono::steady_clock::now();
 
   frame<Schema> out = agreed(comm, std::string(step) + " (assemble)", [&] {
+    if (meanwhile_failure) { std::rethrow_exception(meanwhile_failure); }
     if (unchanged) { return rows; }
     if (arriving) { return *arriving; }
     [&]<std::size_t... C>(std::index_sequence<C...>) {

@@ -46,6 +46,7 @@ template <class Schema, join_kind How, class RightSchema, class... L, class... R
                              join_stage<How, dist_frame<RightSchema>, join_keys<L...>, join_keys<R...>, Suffixes> const& j) {
   auto& comm = left.comm();
   COLX_EXPECTS(&comm == &j.right.comm(), "colx::dist: the two sides of a join live on different communicators");
+  stream_ref const stream{};  // (the distributed steps run on the default stream)
   using local_stage = join_stage<How, frame<RightSchema>, join_keys<L...>, join_keys<R...>, Suffixes>;
   auto const join_local = [&](frame<Schema> const& l, frame<RightSchema> const& r) {
     auto out = agreed(comm, "join", [&] { return l | local_stage{r, j.options}; });
@@ -59,19 +60,20 @@ template <class Schema, join_kind How, class RightSchema, class... L, class... R
   } else {
     // Both sides' rows in all, and what each rank holds of each side's first key (its spans, or a
     // sample of its keys: dist/colocated.hpp), in one collective. Null keys match nothing, so
-    // stay anywhere; a nulls_equal join does not look. Nor does a rank whose right rows, were
-    // every rank's as many, would make a right side small enough to send whole whatever the keys
-    // say: its keys stay unknown, which only keeps the join off the colocated paths.
+    // stay anywhere; a nulls_equal join does not look. A rank whose right rows, were every rank's
+    // as many, would make a right side small enough to send whole whatever the keys say looks
+    // later, only where the sizes in all call for it (its spans then come in the second
+    // collective).
     using left_key = std::tuple_element_t<0, std::tuple<L...>>;
     using right_key = std::tuple_element_t<0, std::tuple<R...>>;
     constexpr bool spannable = detail::span_key_v<typename field_of<Schema, left_key>::type::type> &&
                                detail::span_key_v<typename field_of<RightSchema, right_key>::type::type>;
     detail::join_sizes mine{{left.local().num_rows(), j.right.local().num_rows()}, {}, {}};
     if constexpr (spannable) {
-      if (!j.options.nulls_equal &&
-          (keeps_unmatched_right || j.right.local().num_rows() * comm.size() > limits().broadcast_rows)) {
-        mine.left = detail::look_at(left.local(), left_key{}, {});
-        mine.right = detail::look_at(j.right.local(), right_key{}, {});
+      bool const now = keeps_unmatched_right || j.right.local().num_rows() * comm.size() > limits().broadcast_rows;
+      if (!j.options.nulls_equal) {
+        mine.left = now ? detail::look_at(left.local(), left_key{}, stream) : detail::later_look();
+        mine.right = now ? detail::look_at(j.right.local(), right_key{}, stream) : detail::later_look();
       }
     }
     double left_rows = 0, right_rows = 0, most_left = 0, most_right = 0;
@@ -98,21 +100,21 @@ template <class Schema, join_kind How, class RightSchema, class... L, class... R
                     !(colx::detail::dictionary_key_v<decltype(expr::bind<RightSchema>(R{}))> || ...)) {
         if (right_rows >= static_cast<double>(limits().slot_order_rows)) {
           auto ordered = agreed(comm, "join (right rows in slot order)", [&] {
-            return detail::in_slot_order(j.right.local(), join_keys<R...>{}, static_cast<size_type>(right_rows), j.options, {});
+            return detail::in_slot_order(j.right.local(), join_keys<R...>{}, static_cast<size_type>(right_rows), j.options, stream);
           });
           using build_t = join_build<frame<RightSchema>, R...>;
           std::optional<build_t> staged;
-          auto all = exchange_to_all(comm, ordered, "replicate", {}, [&](frame<RightSchema> const& arriving, size_type first, size_type own) {
+          auto all = exchange_to_all(comm, ordered, "replicate", stream, [&](frame<RightSchema> const& arriving, size_type first, size_type own) {
             if (!limits().build_while_receiving) { return; }
             try {
-              staged.emplace(arriving, j.options, stream_ref{}, first, own);
+              staged.emplace(arriving, j.options, stream, first, own);
             } catch (...) {
               staged.reset();  // built whole below, where a failure is agreed
             }
           });
           if (!staged) { return join_local(left.local(), all); }
           auto out = agreed(comm, "join", [&] {
-            staged->insert_rest({});
+            staged->insert_rest(stream);
             return left.local() | join_stage<How, build_t, join_keys<L...>, join_keys<R...>, Suffixes>{*staged, j.options};
           });
           return dist_frame<typename decltype(out)::schema_type>(comm, std::move(out));
@@ -137,8 +139,8 @@ template <class Schema, join_kind How, class RightSchema, class... L, class... R
         if ((left_may && detail::some_sampled(left_looks)) || (right_may && detail::some_sampled(right_looks))) {
           auto const me = static_cast<std::size_t>(comm.rank());
           std::array<detail::key_spans, 2> const spans{
-              left_may ? detail::own_spans(left_looks[me], left.local(), left_key{}, {}) : detail::key_spans{},
-              right_may ? detail::own_spans(right_looks[me], j.right.local(), right_key{}, {}) : detail::key_spans{}};
+              left_may ? detail::own_spans(left_looks[me], left.local(), left_key{}, stream) : detail::key_spans{},
+              right_may ? detail::own_spans(right_looks[me], j.right.local(), right_key{}, stream) : detail::key_spans{}};
           auto const all = comm.all_gather(spans);
           for (std::size_t r = 0; r < all.size(); ++r) {
             lefts[r] = all[r][0];
@@ -146,11 +148,11 @@ template <class Schema, join_kind How, class RightSchema, class... L, class... R
           }
         }
         if (left_may && spread(most_left, left_rows) && detail::spans_apart(lefts, false)) {
-          auto const r = detail::move_to_spans(j.right, right_key{}, lefts, "join (right rows to their key's rank)", {});
+          auto const r = detail::move_to_spans(j.right, right_key{}, lefts, "join (right rows to their key's rank)", stream);
           return join_local(left.local(), r.local());
         }
         if (right_may && spread(most_right, right_rows) && detail::spans_apart(rights, false)) {
-          auto const l = detail::move_to_spans(left, left_key{}, rights, "join (left rows to their key's rank)", {});
+          auto const l = detail::move_to_spans(left, left_key{}, rights, "join (left rows to their key's rank)", stream);
           return join_local(l.local(), j.right.local());
         }
       }

@@ -24,6 +24,7 @@
 #include <colx/memory/copy_bytes.hpp>
 #include <colx/memory/uvector.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -213,21 +214,23 @@ class join_build {
   // may not have arrived yet (a distributed broadcast inserts a rank's own rows while the other
   // ranks' come in). insert_rest() puts the others in, before any probe.
   join_build(Frame f, join_options options, stream_ref stream, size_type first, size_type count)
-      : _frame(std::move(f)), _options(options), _first(first), _count(count) {
+      : _frame(std::move(f)), _options(options) {
     COLX_EXPECTS(0 <= first && 0 <= count && first + count <= _frame.num_rows(), "join_build: rows [", first, ", ",
                  first + count, ") are not rows of a build side of ", _frame.num_rows());
     spill_lock_scope const spill_lock(stream);
     make_table(stream);
     insert(first, count, stream);
-    _rest_pending = true;
+    _staged = std::make_shared<staging>(first, count);
   }
-  // The rows a staged build (above) left out.
+  // The rows a staged build (above) left out; once, whichever copy asks (copies share the table).
   void insert_rest(stream_ref stream) {
-    if (!_rest_pending) { return; }
-    spill_lock_scope const spill_lock(stream);
-    insert(0, _first, stream);
-    insert(_first + _count, _frame.num_rows() - _first - _count, stream);
-    _rest_pending = false;
+    if (!_staged) { return; }
+    std::call_once(_staged->once, [&] {
+      spill_lock_scope const spill_lock(stream);
+      insert(0, _staged->first, stream);
+      insert(_staged->first + _staged->count, _frame.num_rows() - _staged->first - _staged->count, stream);
+      _staged->done = true;
+    });
   }
 
   [[nodiscard]] Frame const& frame() const noexcept { return _frame; }
@@ -235,7 +238,10 @@ class join_build {
   [[nodiscard]] typename key_side::inputs key_inputs() const { return key_side::make(_frame.inputs(), {}); }
   [[nodiscard]] join_options options() const noexcept { return _options; }
   // The hash table's slots; null where the build side is a membership.
-  [[nodiscard]] std::uint64_t const* slots() const noexcept { return _slots ? _slots->data() : nullptr; }
+  [[nodiscard]] std::uint64_t const* slots() const {
+    COLX_EXPECTS(!_staged || _staged->done, "join_build: probed before insert_rest() put in the rows a staged build left out");
+    return _slots ? _slots->data() : nullptr;
+  }
   [[nodiscard]] std::uint64_t mask() const noexcept { return _mask; }
   // The keys as bits (detail::membership), where a semi or anti join built them instead of the table.
   [[nodiscard]] detail::membership members() const noexcept {
@@ -247,7 +253,7 @@ class join_build {
   // the flags are read anyway). Probes on another stream than the build's must wait for it first.
   [[nodiscard]] bool unique_keys(stream_ref stream = {}) const {
     if (!_flags) { return false; }
-    COLX_EXPECTS(!_rest_pending, "join_build: probed before insert_rest() put in the rows a staged build left out");
+    COLX_EXPECTS(!_staged || _staged->done, "join_build: probed before insert_rest() put in the rows a staged build left out");
     std::call_once(_flags->read, [&] {
       unsigned const raised = _flags->bits.element(0, stream);
       COLX_EXPECTS((raised & detail::table_full_flag) == 0u, "join: the build side's hash table of ", _mask + 1,
@@ -320,8 +326,14 @@ class join_build {
   std::shared_ptr<insertion_flags> _flags;
   std::shared_ptr<uvector<std::uint32_t>> _bits;  // owns _members' bits
   detail::membership _members{};
-  size_type _first = 0, _count = 0;  // a staged build's rows inserted first
-  bool _rest_pending = false;        // a staged build's other rows not inserted yet
+  // A staged build's rows inserted first, and whether the others are in yet, for all copies.
+  struct staging {
+    size_type first, count;
+    std::once_flag once;
+    std::atomic<bool> done{false};
+    staging(size_type f, size_type c) : first(f), count(c) {}
+  };
+  std::shared_ptr<staging> _staged;
 };
 
 // Hashes `right` on its key columns for reuse: build(orders, on("o_orderkey"_c)).
