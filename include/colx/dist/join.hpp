@@ -128,11 +128,11 @@ template <class Schema, join_kind How, class RightSchema, class... L, class... R
     // One side's keys already apart on the ranks: the other side's rows go where their keys are.
     // The right side's rows, so moved, are fewer than a broadcast sends; the left side's may be
     // more, so a right side small enough to broadcast is broadcast instead. A side's spans only
-    // where its looks leave them possibly apart and they can be used (the right side's not
-    // before a broadcast); where some rank sent a sample, in a second collective.
+    // where they can be used (its rows spread; the right side's not before a broadcast) and its
+    // looks leave them possibly apart; where some rank sent a sample, in a second collective.
     if constexpr (spannable) {
-      bool const left_may = detail::may_be_apart(left_looks);
-      bool const right_may = !broadcast && detail::may_be_apart(right_looks);
+      bool const left_may = spread(most_left, left_rows) && detail::may_be_apart(left_looks);
+      bool const right_may = !broadcast && spread(most_right, right_rows) && detail::may_be_apart(right_looks);
       if (left_may || right_may) {
         std::vector<detail::key_spans> lefts = detail::given_spans(left_looks);
         std::vector<detail::key_spans> rights = detail::given_spans(right_looks);
@@ -147,11 +147,11 @@ template <class Schema, join_kind How, class RightSchema, class... L, class... R
             rights[r] = all[r][1];
           }
         }
-        if (left_may && spread(most_left, left_rows) && detail::spans_apart(lefts, false)) {
+        if (left_may && detail::spans_apart(lefts, false)) {
           auto const r = detail::move_to_spans(j.right, right_key{}, lefts, "join (right rows to their key's rank)", stream);
           return join_local(left.local(), r.local());
         }
-        if (right_may && spread(most_right, right_rows) && detail::spans_apart(rights, false)) {
+        if (right_may && detail::spans_apart(rights, false)) {
           auto const l = detail::move_to_spans(left, left_key{}, rights, "join (left rows to their key's rank)", stream);
           return join_local(l.local(), j.right.local());
         }
