@@ -69,7 +69,7 @@ key_spans spans_or_unknown(frame<Schema> const& f, Key const& key, stream_ref st
 // that the pass over the column is made only where the samples leave the spans possibly apart.
 struct key_look {
   spans_sample sample;  // count -1: none taken (the spans are given)
-  key_spans spans;    // count -1: unknown, where no sample was taken
+  key_spans spans;      // count -1: unknown, where no sample was taken
 };
 template <class Schema, class Key>
 key_look look_at(frame<Schema> const& f, Key const& key, stream_ref stream) {

@@ -18,9 +18,9 @@
 #include <colx/dist/communicator.hpp>
 #include <colx/dist/exchange_pieces.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <algorithm>
 #include <exception>
 #include <functional>
 #include <optional>
@@ -122,7 +122,6 @@ template <class Schema, class Ranges>
   expect_same_values(fingerprints, std::string("the column types of the rows of ") + step);
   std::vector<size_type> first_row(static_cast<std::size_t>(ranks) + 1, 0);  // where each rank's rows land
   for (int p = 0; p < ranks; ++p) { first_row[static_cast<std::size_t>(p) + 1] = first_row[static_cast<std::size_t>(p)] + header_of(p)[detail::rows_word]; }
-  auto const rows_here = [&](int p) { return first_row[static_cast<std::size_t>(p) + 1] - first_row[static_cast<std::size_t>(p)]; };
   size_type const total = first_row.back();
   // Nothing leaves this rank and nothing arrives (rows already where their keys belong): the
   // frame is the answer as it is. The rank still takes part in every collective below.
@@ -205,7 +204,8 @@ template <class Schema, class Ranges>
   if (arriving) {
     comm.exchange_meanwhile(sends, recvs, stream, [&] {
       try {
-        meanwhile(*arriving, first_row[static_cast<std::size_t>(me)], rows_here(me));
+        auto const own = static_cast<std::size_t>(me);
+        meanwhile(*arriving, first_row[own], first_row[own + 1] - first_row[own]);
       } catch (...) {
         meanwhile_failure = std::current_exception();
       }

@@ -239,7 +239,7 @@ class join_build {
   [[nodiscard]] join_options options() const noexcept { return _options; }
   // The hash table's slots; null where the build side is a membership.
   [[nodiscard]] std::uint64_t const* slots() const {
-    COLX_EXPECTS(!_staged || _staged->done, "join_build: probed before insert_rest() put in the rows a staged build left out");
+    expect_complete();
     return _slots ? _slots->data() : nullptr;
   }
   [[nodiscard]] std::uint64_t mask() const noexcept { return _mask; }
@@ -253,7 +253,7 @@ class join_build {
   // the flags are read anyway). Probes on another stream than the build's must wait for it first.
   [[nodiscard]] bool unique_keys(stream_ref stream = {}) const {
     if (!_flags) { return false; }
-    COLX_EXPECTS(!_staged || _staged->done, "join_build: probed before insert_rest() put in the rows a staged build left out");
+    expect_complete();
     std::call_once(_flags->read, [&] {
       unsigned const raised = _flags->bits.element(0, stream);
       COLX_EXPECTS((raised & detail::table_full_flag) == 0u, "join: the build side's hash table of ", _mask + 1,
@@ -264,6 +264,10 @@ class join_build {
   }
 
  private:
+  // A staged build is probed only once insert_rest() put in the rows it left out.
+  void expect_complete() const {
+    COLX_EXPECTS(!_staged || _staged->done, "join_build: probed before insert_rest() put in the rows a staged build left out");
+  }
   // The hash table, every slot empty, and the insertion's flags.
   void make_table(stream_ref stream) {
     COLX_EXPECTS(_frame.num_rows() < (size_type{1} << 32) - 1, "join: the build side has ", _frame.num_rows(),
