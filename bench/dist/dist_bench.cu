@@ -8,6 +8,8 @@
 //             both sides hash-shuffled; and the right side broadcast instead, its rows in the
 //             order of their table slots (the default) and as held; with key spans looked for
 //             without a sample first; with each rank's table built after every row arrived
+//   broadcast table  (one GPU) a rank's hash table of a right side sent whole in 2, 4, 8 runs:
+//             built a band of slots at a time and row by row, and probed by a quarter of the left
 //   key spans what a rank's look at the join's left keys costs: its spans, a sample
 //   sort      sort_by of a random int64 key with an int64 payload (range shuffle, local sort)
 //   shuffle   a hash shuffle of two int64 columns, against NCCL's own all-to-all of the same
@@ -31,6 +33,7 @@
 #include <fstream>
 #include <limits>
 #include <memory>
+#include <span>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -143,23 +146,25 @@ int run_rank(options const& o, int rank, int ranks, std::filesystem::path const&
     auto const right_rows = static_cast<std::int64_t>(o.right);
     dist::dist_frame<kv_schema> const l(world, generate<kv_schema>(left_rows, right_rows, false, rank, ranks));
     dist::dist_frame<right_schema> const r(world, generate<right_schema>(right_rows, right_rows, true, rank, ranks));
-    // The broadcast twice: its rows sorted by their table slots first (the default at this
-    // size, dist/slot_order.hpp), and in the order they are held.
-    // And once with each rank's key spans looked for, as before its sample of keys showed them
-    // scattered (dist/key_spans.hpp).
-    // And once with every rank's rows put into its table after they all arrived.
+    // The broadcast with its rows sorted by their table slots first (the default at this size,
+    // dist/slot_order.hpp) and its table built a band of slots at a time (join/banded_build.hpp),
+    // then each differing in one thing: its rows in the order they are held; each rank's key spans
+    // looked for, as before its sample of keys showed them scattered (dist/key_spans.hpp); its
+    // table built row by row, each rank's own rows while the others' arrive; row by row after.
+    using table = dist::strategy_limits::broadcast_table;
     struct join_mode {
       char const* name;
       bool broadcast;
       bool slot_order;
       bool sampled;
-      bool build_while_receiving;
+      table build;
     };
-    for (join_mode const m : {join_mode{"join (both shuffled)", false, true, true, true},
-                              join_mode{"join (right broadcast)", true, true, true, true},
-                              join_mode{"join (broadcast, row order)", true, false, true, true},
-                              join_mode{"join (broadcast, spans)", true, true, false, true},
-                              join_mode{"join (broadcast, built after)", true, true, true, false}}) {
+    for (join_mode const m : {join_mode{"join (both shuffled)", false, true, true, table::in_bands},
+                              join_mode{"join (right broadcast)", true, true, true, table::in_bands},
+                              join_mode{"join (broadcast, row order)", true, false, true, table::in_bands},
+                              join_mode{"join (broadcast, spans)", true, true, false, table::in_bands},
+                              join_mode{"join (broadcast, built beside)", true, true, true, table::while_receiving},
+                              join_mode{"join (broadcast, built after)", true, true, true, table::after}}) {
       bool const broadcast = m.broadcast;
       if (broadcast && ranks == 1) { continue; }
       auto const saved = dist::limits();
@@ -169,7 +174,7 @@ int run_rank(options const& o, int rank, int ranks, std::filesystem::path const&
       dist::limits().broadcast_share = broadcast ? 1e9 : 0.0;
       dist::limits().slot_order_rows = m.slot_order ? 0 : std::numeric_limits<size_type>::max();
       dist::limits().key_sample_rows = m.sampled ? saved.key_sample_rows : std::numeric_limits<size_type>::max();
-      dist::limits().build_while_receiving = m.build_while_receiving;
+      dist::limits().broadcast_build = m.build;
       size_type matched = 0;
       double const ms = colx::bench::slowest_rank_ms(world, [&] {
         auto const j = l | colx::join(r, colx::on("k"_c), colx::on("rk"_c));
@@ -181,6 +186,45 @@ int run_rank(options const& o, int rank, int ranks, std::filesystem::path const&
       world.clear_traffic();
       note(m.name, ms, 0,
            std::to_string(left_rows) + " x " + std::to_string(right_rows) + " rows, " + std::to_string(matched) + " out");
+    }
+  }
+  if (ranks == 1) {  // what one rank of a broadcast join does with the right side, on one GPU
+    // The right side in r runs (a run a rank), each sorted by its rows' table slots as the
+    // broadcast sorts it (dist/slot_order.hpp), then one rank's table of it: built a band of slots
+    // at a time (join/banded_build.hpp), and row by row (one sweep of the table a run); and the
+    // probe of a rank's share of the left side against each table (bands wrap its walks).
+    auto const right_rows = static_cast<std::int64_t>(o.right);
+    auto const whole = generate<right_schema>(right_rows, right_rows, true, 0, 1);
+    auto const left = generate<kv_schema>(static_cast<std::int64_t>(o.left) / 4, right_rows, false, 0, 1);
+    for (int const runs_in : {2, 4, 8}) {
+      std::vector<colx::frame<right_schema>> pieces;
+      std::vector<size_type> runs{0};
+      for (int k = 0; k < runs_in; ++k) {
+        size_type const end = right_rows / runs_in * (k + 1) + (k + 1 == runs_in ? right_rows % runs_in : 0);
+        pieces.push_back(dist::detail::in_slot_order(whole.slice(runs.back(), end), colx::on("rk"_c), right_rows, {}, {}));
+        runs.push_back(end);
+      }
+      auto const all = colx::concat(std::span<colx::frame<right_schema> const>(pieces));
+      pieces.clear();
+      std::span<size_type const> const in_runs(runs);
+      double const banded_ms = colx::bench::slowest_rank_ms(world, [&] { (void)colx::build(all, colx::on("rk"_c), in_runs); }, o.repeat);
+      double const by_row_ms = colx::bench::slowest_rank_ms(world, [&] { (void)colx::build(all, colx::on("rk"_c)); }, o.repeat);
+      auto const banded = colx::build(all, colx::on("rk"_c), in_runs);
+      auto const by_row = colx::build(all, colx::on("rk"_c));
+      size_type banded_out = 0, by_row_out = 0;
+      auto const probe_ms = [&](auto const& b, size_type& out) {
+        return colx::bench::slowest_rank_ms(world, [&] { out = (left | colx::join(b, colx::on("k"_c), colx::on("rk"_c))).num_rows(); }, o.repeat);
+      };
+      double const banded_probe = probe_ms(banded, banded_out);
+      double const by_row_probe = probe_ms(by_row, by_row_out);
+      std::string const of = std::to_string(right_rows) + " rows in " + std::to_string(runs_in) + " runs";
+      double const table_gb = static_cast<double>(banded.mask() + 1) * 16 / 1e9;
+      note("table of a broadcast, bands", banded_ms, table_gb / banded_ms * 1e3,
+           of + (banded.wrap() == banded.mask() ? " (fell back to row by row)" : "") + "; table " + std::to_string(table_gb).substr(0, 5) +
+               " GB written at " + std::to_string(table_gb / banded_ms * 1e3).substr(0, 6) + " GB/s");
+      note("table of a broadcast, by row", by_row_ms, 0, of);
+      note("probe of the banded table", banded_probe, 0, std::to_string(left.num_rows()) + " left rows, " + std::to_string(banded_out) + " out");
+      note("probe of the by-row table", by_row_probe, 0, std::to_string(left.num_rows()) + " left rows, " + std::to_string(by_row_out) + " out");
     }
   }
   {  // what a rank's look at its join keys costs: the spans (a pass over the key column), a sample

@@ -227,7 +227,8 @@ TEST_CASE("a join moves only the other side's rows whose keys another rank holds
 // A broadcast's right rows sorted by the band of the hash-table slot each will start its walk at
 // (dist/slot_order.hpp): the same rows, the bands never decreasing. The band is worked out here
 // from the table's rules (a packed nullable int64 key: its value's order-preserving encoding,
-// mixed, a null as 0; twice the rows' slots, a power of two; its top 16 bits).
+// mixed; twice the rows' slots, a power of two; bands of 2^12 slots; a null key, which never
+// enters the table, after every band).
 TEST_CASE("a broadcast's right rows in slot order are the same rows, in order of their home slots", "[dist]") {
   using S = colx::schema<colx::field<"k", std::int64_t>, colx::field<"w", std::int64_t, colx::nullable>>;
   auto const mr = colx::test::backend_resource();
@@ -243,13 +244,12 @@ TEST_CASE("a broadcast's right rows in slot order are the same rows, in order of
     auto const ordered = dist::detail::in_slot_order(f, colx::on("k"_c), all_rows, {}, {});
     CHECK(colx::test::sorted_rows_of(ordered) == colx::test::sorted_rows_of(f));
     auto const slots = static_cast<std::uint64_t>(colx::detail::next_table_size(all_rows));
-    int const bits = std::countr_zero(slots);
-    int const shift = bits - std::min(bits, 16);
     std::uint64_t last = 0;
     bool ascending = true;
     for (auto const& v : colx::test::read(ordered["k"_c])) {
-      std::uint64_t const word = v ? (static_cast<std::uint64_t>(*v) ^ (std::uint64_t{1} << 63)) : 0;
-      std::uint64_t const band = (colx::detail::mix64(word) & (slots - 1)) >> shift;
+      if (slots <= 4096) { break; }  // a table of one band: the rows as they are
+      std::uint64_t const word = static_cast<std::uint64_t>(v.value_or(0)) ^ (std::uint64_t{1} << 63);
+      std::uint64_t const band = v ? (colx::detail::mix64(word) & (slots - 1)) >> 12 : slots >> 12;
       ascending = ascending && band >= last;
       last = band;
     }

@@ -12,8 +12,8 @@
 // sides are hash-shuffled by their keys, which puts equal keys on one rank, and each rank joins
 // what it holds. The keys must hash alike on both sides: integers of any width do, a decimal and
 // an integer (or two scales) do not. A large right side sent whole to an inner or left join goes
-// in the order its rows enter each rank's hash table (dist/slot_order.hpp), and each rank puts
-// its own rows into its table while the others' arrive.
+// in the order of the bands of slots its rows take in each rank's hash table
+// (dist/slot_order.hpp), and each rank builds its table a band at a time (join/banded_build.hpp).
 #include <colx/dist/colocated.hpp>
 #include <colx/dist/limits.hpp>
 #include <colx/dist/shuffle.hpp>
@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <array>
 #include <optional>
+#include <span>
 #include <tuple>
 #include <vector>
 
@@ -78,7 +79,9 @@ template <class Schema, join_kind How, class RightSchema, class... L, class... R
     }
     double left_rows = 0, right_rows = 0, most_left = 0, most_right = 0;
     std::vector<detail::key_look> left_looks, right_looks;
+    std::vector<size_type> runs{0};  // where each rank's right rows start in a right side sent whole
     for (auto const& n : comm.all_gather(mine)) {
+      runs.push_back(runs.back() + n.rows[1]);
       left_rows += static_cast<double>(n.rows[0]);
       right_rows += static_cast<double>(n.rows[1]);
       most_left = std::max(most_left, static_cast<double>(n.rows[0]));
@@ -89,12 +92,12 @@ template <class Schema, join_kind How, class RightSchema, class... L, class... R
     // A side whose rows stay put must be spread over the ranks about evenly: the other side's
     // rows follow it (one rank holding every row would draw the whole other side to it).
     auto const spread = [&](double most, double all) { return most <= 1.5 * all / comm.size() + 1024; };
-    // A large right side sent whole, in the order its rows enter every rank's table: where that
-    // table is a hash table of the right rows' keys as the ranks hold them (not a semi or anti
-    // join's bits, nor its left side hashed; not dictionary codes, which the all-gather recodes).
-    // Each rank puts its own rows into its table while the other ranks' arrive (where the rows
-    // arrive in place: fixed-width columns without nulls), then theirs (2 × H200, bench_dist's
-    // join of 10^9 × 10^8 rows: 64.6 → 62.2 ms).
+    // A large right side sent whole, in the order of the bands of slots its rows take in every
+    // rank's table: where that table is a hash table of the right rows' keys as the ranks hold
+    // them (not a semi or anti join's bits, nor its left side hashed; not dictionary codes, which
+    // the all-gather recodes). The table is then built a band at a time, the rows of every rank at
+    // once (join/banded_build.hpp); or, to compare, row by row: each rank's own rows while the
+    // others' arrive (where they arrive in place: fixed-width columns without nulls), then theirs.
     auto const broadcast_join = [&] {
       if constexpr ((How == join_kind::inner || How == join_kind::left) &&
                     !(colx::detail::dictionary_key_v<decltype(expr::bind<RightSchema>(R{}))> || ...)) {
@@ -103,19 +106,25 @@ template <class Schema, join_kind How, class RightSchema, class... L, class... R
             return detail::in_slot_order(j.right.local(), join_keys<R...>{}, static_cast<size_type>(right_rows), j.options, stream);
           });
           using build_t = join_build<frame<RightSchema>, R...>;
-          std::optional<build_t> staged;
+          using table = strategy_limits::broadcast_table;
+          table const how = limits().broadcast_build;
+          std::optional<build_t> built;
           auto all = exchange_to_all(comm, ordered, "replicate", stream, [&](frame<RightSchema> const& arriving, size_type first, size_type own) {
-            if (!limits().build_while_receiving) { return; }
+            if (how != table::while_receiving) { return; }
             try {
-              staged.emplace(arriving, j.options, stream, first, own);
+              built.emplace(arriving, j.options, stream, first, own);
             } catch (...) {
-              staged.reset();  // built whole below, where a failure is agreed
+              built.reset();  // built whole below, where a failure is agreed
             }
           });
-          if (!staged) { return join_local(left.local(), all); }
+          if (how == table::after || (how == table::while_receiving && !built)) { return join_local(left.local(), all); }
           auto out = agreed(comm, "join", [&] {
-            staged->insert_rest(stream);
-            return left.local() | join_stage<How, build_t, join_keys<L...>, join_keys<R...>, Suffixes>{*staged, j.options};
+            if (built) {
+              built->insert_rest(stream);
+            } else {
+              built.emplace(all, j.options, stream, std::span<size_type const>(runs));  // a run a rank, in rank order
+            }
+            return left.local() | join_stage<How, build_t, join_keys<L...>, join_keys<R...>, Suffixes>{*built, j.options};
           });
           return dist_frame<typename decltype(out)::schema_type>(comm, std::move(out));
         }

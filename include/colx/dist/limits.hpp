@@ -30,9 +30,12 @@ struct strategy_limits {
   // (scattered keys: a pass over the key column saved). Fewer rows: the pass is short, and a
   // sample would cost a wait of its own.
   size_type key_sample_rows = size_type{1} << 20;
-  // A large right side sent whole: each rank puts its own rows into its table while the other
-  // ranks' arrive (dist/join.hpp). Off: all of them after, to compare in one run.
-  bool build_while_receiving = true;
+  // How each rank builds the hash table of a large right side sent whole in slot order
+  // (dist/join.hpp): a band of slots at a time once every rank's rows are in
+  // (join/banded_build.hpp); or row by row, its own rows while the other ranks' arrive, then
+  // theirs; or row by row after they all arrived. The last two are there to compare in one run.
+  enum class broadcast_table { in_bands, while_receiving, after };
+  broadcast_table broadcast_build = broadcast_table::in_bands;
 };
 [[nodiscard]] inline strategy_limits& limits() noexcept {
   static strategy_limits values;

@@ -11,7 +11,8 @@
 // Only the rows' order changes, so answers do not (a probe row's matches come in no set order).
 // Inner and left joins only, on keys that are not dictionaries (dist/join.hpp): a semi or anti
 // join may keep bits instead of a table, and the all-gather recodes dictionaries.
-// A band of slots is enough for locality: the top 16 bits of the home slot, sorted in two passes.
+// A band of slots is enough for locality, and what a banded build takes a block at a time
+// (join/banded_build.hpp): the home slot's bits above the band's 2^12 slots, sorted by radix.
 #include <colx/exec/dispatch.hpp>
 #include <colx/exec/sort.hpp>
 #include <colx/frame/gather.hpp>
@@ -19,31 +20,21 @@
 #include <colx/memory/spill_lock_scope.hpp>
 #include <colx/memory/uvector.hpp>
 
-#include <algorithm>
 #include <bit>
 #include <cstdint>
 
 namespace colx::dist::detail {
 
-inline constexpr int slot_band_bits = 16;
-
-// Row r's band: the top bits of the slot the build's walk starts at (as build_entries_fn walks).
+// Row r's band (join/banded_build.hpp: rows that never enter the table after every band).
 template <class Keys>
 struct slot_band_fn {
   Keys keys;
   std::uint64_t mask;
-  int shift;
-  bool hashed;
+  bool nulls_equal;
   std::uint32_t* bands;
   std::uint32_t* rows;
   COLX_HOST_DEVICE void operator()(size_type r) const {
-    std::uint64_t home;
-    if constexpr (Keys::packed) {
-      home = colx::detail::mix64(keys.word(r, hashed)) & mask;
-    } else {
-      home = keys.hash(r) & mask;
-    }
-    bands[r] = static_cast<std::uint32_t>(home >> shift);
+    bands[r] = static_cast<std::uint32_t>(colx::detail::band_of(keys, r, nulls_equal, mask));
     rows[r] = static_cast<std::uint32_t>(r);
   }
 };
@@ -61,15 +52,18 @@ frame<Schema> in_slot_order(frame<Schema> const& f, join_keys<R...>, size_type t
   size_type const n = f.num_rows();
   if (n < 2 || n >= (size_type{1} << 32)) { return f; }
   auto const slots = static_cast<std::uint64_t>(colx::detail::next_table_size(table_rows));
-  int const table_bits = std::countr_zero(slots);
-  int const band_bits = std::min(table_bits, slot_band_bits);
+  int const band_bits = std::countr_zero(slots) - colx::detail::band_slot_bits;
+  if (band_bits <= 0) { return f; }
+  // Null keys that match nothing go after every band, which takes a bit more (a radix pass, at
+  // some table sizes) only where there are some.
+  bool const skipped_rows = !options.nulls_equal && ((f[R{}].null_count() > 0) || ...);
   spill_lock_scope const spill_lock(stream);  // the columns read here stay put until the work is done
   resource_ref const mr = get_current_resource(f.kind());
   uvector<std::uint32_t> bands(n, stream, mr), sorted_bands(n, stream, mr), rows(n, stream, mr), order(n, stream, mr);
   on_backend(f.kind(), stream, [&](auto const& exec) {
-    exec.for_each_n(n, slot_band_fn<keys_t>{keys_t{build_t::key_side::make(f.inputs(), {})}, slots - 1, table_bits - band_bits,
-                                            keys_t::hashed_words(options.nulls_equal), bands.data(), rows.data()});
-    sort_pairs(exec, n, bands.data(), sorted_bands.data(), rows.data(), order.data(), 0, band_bits);
+    exec.for_each_n(n, slot_band_fn<keys_t>{keys_t{build_t::key_side::make(f.inputs(), {})}, slots - 1, options.nulls_equal,
+                                            bands.data(), rows.data()});
+    sort_pairs(exec, n, bands.data(), sorted_bands.data(), rows.data(), order.data(), 0, band_bits + (skipped_rows ? 1 : 0));
   });
   return colx::detail::gather_frame(f, row_at_fn{order.data()}, n, false, stream, mr, true);
 }

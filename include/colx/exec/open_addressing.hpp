@@ -12,8 +12,10 @@
 //
 //   find_or_insert(at, mask, home, empty, desired, same, inserted)  a map or set: the slot whose
 //       word is `same`, or the empty slot claimed with `desired` (then inserted(slot)); -1 when full
-//   for_each_entry(mask, home, load, is_empty, visit)    a multimap's lookup: visit(entry) for
-//       each entry from home up to the first empty slot; false when no empty slot was met
+//   for_each_entry(mask, home, load, is_empty, visit, wrap)    a multimap's lookup: visit(entry)
+//       for each entry from home up to the first empty slot; false when no empty slot was met
+//   next_slot(p, wrap)    the slot after p in a walk that wraps within aligned bands of wrap + 1
+//       slots: the whole table where wrap is its mask (a join's banded table: join/banded_build.hpp)
 //
 // at(p) gives slot p's word (slots may be words of wider entries), load(p) reads an entry whole.
 #include <colx/core/config.hpp>
@@ -44,11 +46,15 @@ COLX_HOST_DEVICE std::int64_t find_or_insert(At const& at, std::uint64_t mask, s
   return -1;
 }
 
+COLX_HOST_DEVICE inline std::uint64_t next_slot(std::uint64_t p, std::uint64_t wrap) {
+  return (p & ~wrap) | ((p + 1) & wrap);
+}
+
 template <class Load, class IsEmpty, class Visit>
 COLX_HOST_DEVICE bool for_each_entry(std::uint64_t mask, std::uint64_t home, Load const& load, IsEmpty const& is_empty,
-                                     Visit const& visit) {
+                                     Visit const& visit, std::uint64_t wrap) {
   std::uint64_t p = home & mask;
-  for (std::uint64_t probe = 0; probe <= mask; ++probe, p = (p + 1) & mask) {
+  for (std::uint64_t probe = 0; probe <= wrap; ++probe, p = next_slot(p, wrap)) {
     auto const entry = load(p);
     if (is_empty(entry)) { return true; }
     visit(entry);

@@ -27,6 +27,7 @@ struct probe_fn {
   BuildKeys build;
   std::uint64_t const* slots;
   std::uint64_t mask;
+  std::uint64_t wrap;  // walks wrap within bands of wrap + 1 slots (join/entries.hpp)
   bool nulls_equal;
   membership members{};  // a semi or anti join's build keys as bits, where they are (then no slots)
 
@@ -65,7 +66,8 @@ struct probe_fn {
           [&](packed_slot const& e) {
             auto const r = static_cast<size_type>(e.row);
             if (e.keys == w && (!hashed || keys.equal(i, build, r))) { visit(r, matches++); }
-          });
+          },
+          wrap);
     } else {
       std::uint64_t const h = keys.hash(i);
       std::uint64_t const tag = h & tag_bits;
@@ -75,7 +77,8 @@ struct probe_fn {
             if ((e & tag_bits) != tag) { return; }
             auto const r = static_cast<size_type>(e & ~tag_bits);
             if (keys.equal(i, build, r)) { visit(r, matches++); }
-          });
+          },
+          wrap);
     }
     return matches;
   }

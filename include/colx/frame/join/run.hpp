@@ -85,7 +85,7 @@ auto make_probe(ProbeFrame const& left, Pred const& unbound_pred, Build const& b
                to_string(left.kind()), " memory, the right in ", to_string(right.kind()));
   auto const where = probe_key_arrays<bound>(left, built, codes, stream);
   return probe_t{left.inputs(), pred, probe_keys{side::make(left.inputs(), where)}, typename Build::key_columns{built.key_inputs()},
-                 built.slots(), built.mask(), built.options().nulls_equal, built.members()};
+                 built.slots(), built.mask(), built.wrap(), built.options().nulls_equal, built.members()};
 }
 
 // Row i's code in the build side's dictionary: the entry its value matched, -1 for none.

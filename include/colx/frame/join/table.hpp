@@ -13,180 +13,25 @@
 // nullable (H200, bench_dist's join of 10^9 × 10^8 rows on nullable int64 keys: 163.8 → 152.9
 // ms). Where null bits do not fit and nulls are equal, the word holds the keys' hash, and rows
 // whose hashes agree are compared.
-#include <colx/exec/atomics.hpp>
 #include <colx/exec/dispatch.hpp>
-#include <colx/exec/row_keys.hpp>
-#include <colx/expr/packed_keys.hpp>
 #include <colx/frame/frame.hpp>
+#include <colx/frame/join/banded_build.hpp>
 #include <colx/frame/join/dictionary_keys.hpp>
+#include <colx/frame/join/entries.hpp>
 #include <colx/frame/join/membership.hpp>
 #include <colx/frame/join/options.hpp>
 #include <colx/memory/copy_bytes.hpp>
 #include <colx/memory/uvector.hpp>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
-#include <tuple>
+#include <span>
 #include <utility>
 
 namespace colx {
-namespace detail {
-
-inline constexpr std::uint64_t empty_entry = ~std::uint64_t{0};
-// Keys that do not pack: an entry is the top 32 bits of the keys' hash (the tag), then the row.
-inline constexpr std::uint64_t tag_bits = 0xffffffff00000000ull;
-
-template <class Schema, class... Cols>
-using bound_keys_t = tuple<decltype(expr::bind<Schema>(Cols{}))...>;
-
-// Hash and equality of a side's key columns.
-template <class Inputs, class Keys>
-struct key_columns;
-template <class Inputs, class... Keys>
-struct key_columns<Inputs, tuple<Keys...>> {
-  // Keys whose values fit one word are kept in the table beside the row and compared there: with
-  // a null bit each where there is room for them, else as values alone.
-  static constexpr bool packed = key_values_pack_v<Inputs, Keys...>;
-  static constexpr bool null_bits = keys_pack_v<Inputs, Keys...>;
-  // Whether a packed table's words are the keys' hashes (rows then compared): null keys that
-  // match each other, and no room for their null bits.
-  static COLX_HOST_DEVICE bool hashed_words(bool nulls_equal) { return nulls_equal && !null_bits; }
-  using inputs_type = Inputs;
-  Inputs in;
-  // Row i's word in a packed table.
-  COLX_HOST_DEVICE std::uint64_t word(size_type i, bool hashed) const {
-    if constexpr (!null_bits) {
-      if (hashed) { return hash(i); }
-    }
-    return pack_keys<null_bits>(in, i, Keys{}...);
-  }
-  // Row i's keys packed as `Layout` (the build side's keys) packs its own; ok becomes false for a
-  // null key that the build side cannot match.
-  template <class Layout>
-  COLX_HOST_DEVICE std::uint64_t pack_as(size_type i, bool& ok) const {
-    return pack_as<Layout>(i, ok, std::index_sequence_for<Keys...>{});
-  }
-  template <class Layout, std::size_t... K>
-  COLX_HOST_DEVICE std::uint64_t pack_as(size_type i, bool& ok, std::index_sequence<K...>) const {
-    std::uint64_t w = 0;
-    ((w = append_packed_key_as<std::tuple_element_t<K, typename Layout::key_list>, typename Layout::inputs_type, Layout::null_bits>(
-          w, std::tuple_element_t<K, std::tuple<Keys...>>{}, in, i, ok)),
-     ...);
-    return w;
-  }
-  COLX_HOST_DEVICE std::uint64_t hash(size_type i) const {
-    std::uint64_t h = 0x2545f4914f6cdd1dull;
-    ((h = hash_combine(h, hash_key(Keys{}(in, i)))), ...);
-    return h;
-  }
-  COLX_HOST_DEVICE bool all_valid(size_type i) const { return (static_cast<bool>(Keys{}(in, i).valid) && ...); }
-  template <class Other>
-  COLX_HOST_DEVICE bool equal(size_type i, Other const& other, size_type j) const {
-    return equal(i, other, j, std::index_sequence_for<Keys...>{});
-  }
-  template <class Other, std::size_t... K>
-  COLX_HOST_DEVICE bool equal(size_type i, Other const& other, size_type j, std::index_sequence<K...>) const {
-    return (keys_equal(std::tuple_element_t<K, std::tuple<Keys...>>{}(in, i),
-                       std::tuple_element_t<K, typename Other::key_list>{}(other.in, j)) &&
-            ...);
-  }
-  using key_list = std::tuple<Keys...>;
-};
-
-// Slot p of a packed table: words 2p (the keys) and 2p + 1 (the row), read together.
-struct alignas(16) packed_slot {
-  std::uint64_t keys;
-  std::uint64_t row;
-};
-COLX_HOST_DEVICE inline packed_slot read_slot(std::uint64_t const* slots, std::uint64_t p) {
-#if COLX_IN_DEVICE_CODE
-  return *reinterpret_cast<packed_slot const*>(slots + 2 * p);  // one 16-byte load
-#else
-  return {slots[2 * p], slots[2 * p + 1]};
-#endif
-}
-
-// Flags the build pass raises, in one word.
-inline constexpr unsigned duplicate_keys_flag = 1u;  // two build rows share their keys
-inline constexpr unsigned table_full_flag = 2u;      // a row found no empty slot (never, at half full)
-
-// Inserts build row r, one entry a row (a multimap: duplicates take entries of their own). A slot
-// taken by another row with the same keys flags duplicate keys: two rows with equal keys walk the
-// same slots, so the later to claim passes the earlier one's slot, and the row its failed claim
-// returns names the keys to compare. No second pass looks for them.
-template <class Keys>
-struct build_entries_fn {
-  Keys keys;
-  std::uint64_t* slots;
-  std::uint64_t mask;
-  bool nulls_equal;
-  unsigned* flags;
-  // The walk of exec/open_addressing.hpp's insert_entry, written out as group-by's inserts are
-  // (see group_by/table.hpp: the generic walk ran slower there).
-  COLX_HOST_DEVICE void operator()(size_type r) const {
-    if (!nulls_equal && !keys.all_valid(r)) { return; }  // can never match
-    bool seen = false;  // a duplicate of row r's keys: flagged once, then not looked for
-    if constexpr (Keys::packed) {
-      bool const hashed = Keys::hashed_words(nulls_equal);
-      std::uint64_t const w = keys.word(r, hashed);
-      for (std::uint64_t p = mix64(w) & mask;; p = (p + 1) & mask) {
-        std::uint64_t const held = atomic_cas(slots + 2 * p + 1, empty_entry, static_cast<std::uint64_t>(r));
-        if (held == empty_entry) {
-          slots[2 * p] = w;  // read only by probes, after this pass
-          return;
-        }
-        auto const other = static_cast<size_type>(held);
-        if (!seen && keys.word(other, hashed) == w && (!hashed || keys.equal(r, keys, other))) {
-          seen = flag(duplicate_keys_flag);
-        }
-      }
-    } else {
-      std::uint64_t const h = keys.hash(r);
-      std::uint64_t const tag = h & tag_bits;
-      std::uint64_t const entry = tag | static_cast<std::uint64_t>(r);
-      for (std::uint64_t p = h & mask;; p = (p + 1) & mask) {
-        std::uint64_t const held = atomic_cas(slots + p, empty_entry, entry);
-        if (held == empty_entry) { return; }
-        if (!seen && (held & tag_bits) == tag && keys.equal(r, keys, static_cast<size_type>(held & ~tag_bits))) {
-          seen = flag(duplicate_keys_flag);
-        }
-      }
-    }
-    (void)flag(table_full_flag);  // no empty slot: never, at half full
-  }
-  COLX_HOST_DEVICE bool flag(unsigned bit) const {
-    atomic_or(flags, bit);
-    return true;
-  }
-};
-
-// f for rows first, first + 1, ...
-template <class F>
-struct rows_from_fn {
-  F f;
-  size_type first;
-  COLX_HOST_DEVICE void operator()(size_type i) const { f(first + i); }
-};
-
-// Twice the rows, a power of two: probes stay short at a load factor of at most one half.
-inline size_type next_table_size(size_type rows) {
-  size_type p = 64;
-  while (p < 2 * rows) { p <<= 1; }
-  return p;
-}
-
-// Words of the table: one per slot (tag and row), two with packed keys (keys, row).
-template <class Keys>
-inline constexpr std::size_t words_per_slot = Keys::packed ? 2 : 1;
-
-struct fill_entries_fn {
-  std::uint64_t* slots;
-  COLX_HOST_DEVICE void operator()(size_type s) const { slots[s] = empty_entry; }
-};
-
-}  // namespace detail
 
 // A build side, hashed once and probed by any number of joins. Copies share the table.
 template <class Frame, class... Keys>
@@ -208,6 +53,26 @@ class join_build {
       if (membership && !_options.nulls_equal && build_membership(stream)) { return; }
     }
     make_table(stream);
+    fill_table(stream);
+    insert(0, _frame.num_rows(), stream);
+  }
+  // A table of f's rows, which come in runs [runs[k], runs[k + 1]) each in the order of the bands
+  // of slots their walks start in (dist/slot_order.hpp: a broadcast's run a rank), built a band at
+  // a time (join/banded_build.hpp) where the table is large enough and no band too full; else
+  // as the constructor above builds it. Reads the fullest band's rows back (a wait).
+  join_build(Frame f, join_options options, stream_ref stream, std::span<size_type const> runs)
+      : _frame(std::move(f)), _options(options) {
+    COLX_EXPECTS(!runs.empty() && runs.front() == 0 && runs.back() == _frame.num_rows() &&
+                     std::is_sorted(runs.begin(), runs.end()),
+                 "join_build: runs of rows must go from 0 to the frame's ", _frame.num_rows(), " rows in order");
+    spill_lock_scope const spill_lock(stream);
+    make_table(stream);
+    if (detail::build_in_bands(key_columns{key_inputs()}, _slots->data(), _mask, _options.nulls_equal, _flags->bits.data(), runs,
+                               _frame.kind(), stream)) {
+      _wrap = detail::band_slots - 1;
+      return;
+    }
+    fill_table(stream);
     insert(0, _frame.num_rows(), stream);
   }
   // A table of every row of `f` into which only rows [first, first + count) go now: the others
@@ -219,6 +84,7 @@ class join_build {
                  first + count, ") are not rows of a build side of ", _frame.num_rows());
     spill_lock_scope const spill_lock(stream);
     make_table(stream);
+    fill_table(stream);
     insert(first, count, stream);
     _staged = std::make_shared<staging>(first, count);
   }
@@ -243,6 +109,8 @@ class join_build {
     return _slots ? _slots->data() : nullptr;
   }
   [[nodiscard]] std::uint64_t mask() const noexcept { return _mask; }
+  // Walks wrap within bands of wrap() + 1 slots: the whole table, or a banded build's bands.
+  [[nodiscard]] std::uint64_t wrap() const noexcept { return _wrap; }
   // The keys as bits (detail::membership), where a semi or anti join built them instead of the table.
   [[nodiscard]] detail::membership members() const noexcept {
     return _members;
@@ -258,6 +126,8 @@ class join_build {
       unsigned const raised = _flags->bits.element(0, stream);
       COLX_EXPECTS((raised & detail::table_full_flag) == 0u, "join: the build side's hash table of ", _mask + 1,
                    " slots is full with ", _frame.num_rows(), " rows; it is sized at twice the rows, so this is a bug");
+      COLX_EXPECTS((raised & detail::misplaced_row_flag) == 0u, "join: a build side built in bands of slots had rows out of ",
+                   "their bands' order; the caller's runs were not sorted by band, a bug");
       _flags->unique = (raised & detail::duplicate_keys_flag) == 0u;
     });
     return _flags->unique;
@@ -268,7 +138,7 @@ class join_build {
   void expect_complete() const {
     COLX_EXPECTS(!_staged || _staged->done, "join_build: probed before insert_rest() put in the rows a staged build left out");
   }
-  // The hash table, every slot empty, and the insertion's flags.
+  // The hash table (its slots not yet filled) and the insertion's flags.
   void make_table(stream_ref stream) {
     COLX_EXPECTS(_frame.num_rows() < (size_type{1} << 32) - 1, "join: the build side has ", _frame.num_rows(),
                  " rows; at most 2^32 - 2 are supported");
@@ -281,6 +151,10 @@ class join_build {
     // in flags, read when a probe first asks (a semi or anti join never does: no wait for them).
     _flags = std::make_shared<insertion_flags>(uvector<unsigned>(1, stream, get_current_resource(_frame.kind())));
     detail::fill_bytes(_flags->bits.data(), _frame.kind(), 0, sizeof(unsigned), stream);
+    _wrap = _mask;
+  }
+  // Every slot empty.
+  void fill_table(stream_ref stream) {
     on_backend(_frame.kind(), stream, [&](auto const& exec) { exec.for_each_n(_slots->size(), detail::fill_entries_fn{_slots->data()}); });
   }
   // Rows [first, first + count) into the table.
@@ -288,7 +162,7 @@ class join_build {
     if (count <= 0) { return; }
     on_backend(_frame.kind(), stream, [&](auto const& exec) {
       exec.for_each_n(count, detail::rows_from_fn<detail::build_entries_fn<key_columns>>{
-                                 {key_columns{key_inputs()}, _slots->data(), _mask, _options.nulls_equal, _flags->bits.data()}, first});
+                                 {key_columns{key_inputs()}, _slots->data(), _mask, _wrap, _options.nulls_equal, _flags->bits.data()}, first});
     });
   }
   // The build keys' bounds, then their bits where the span is dense enough; false (nothing kept)
@@ -320,6 +194,7 @@ class join_build {
   join_options _options;
   std::shared_ptr<uvector<std::uint64_t>> _slots;
   std::uint64_t _mask = 0;
+  std::uint64_t _wrap = 0;
   // The insertion's flags (detail::duplicate_keys_flag, ...), read once on demand, for all copies.
   struct insertion_flags {
     uvector<unsigned> bits;
@@ -345,6 +220,14 @@ template <class Schema, class... Keys>
 [[nodiscard]] auto build(frame<Schema> const& right, join_keys<Keys...>, join_options options = {}, stream_ref stream = {}) {
   static_assert(((sizeof(typename field_of<Schema, Keys>::type) > 0) && ...));
   return join_build<frame<Schema>, Keys...>(right, options, stream);
+}
+// The same of rows that come in runs [runs[k], runs[k + 1]), each in the order of the bands of
+// slots their walks start in, built a band at a time where it can be (see join_build).
+template <class Schema, class... Keys>
+[[nodiscard]] auto build(frame<Schema> const& right, join_keys<Keys...>, std::span<size_type const> runs, join_options options = {},
+                         stream_ref stream = {}) {
+  static_assert(((sizeof(typename field_of<Schema, Keys>::type) > 0) && ...));
+  return join_build<frame<Schema>, Keys...>(right, options, stream, runs);
 }
 
 }  // namespace colx
