@@ -216,17 +216,6 @@ int run_rank(options const& o, int rank, int ranks, std::filesystem::path const&
         return colx::bench::slowest_rank_ms(world, [&] { out = (left | colx::join(b, colx::on("k"_c), colx::on("rk"_c))).num_rows(); }, o.repeat);
       };
       double const banded_probe = probe_ms(banded, banded_out);
-      // (Experiment) the left side's rows in the order of the bands their probes start in.
-      double const left_sort_ms = colx::bench::slowest_rank_ms(world, [&] {
-        (void)dist::detail::in_slot_order(left, colx::on("k"_c), right_rows, {}, {});
-      }, o.repeat);
-      auto const left_ordered = dist::detail::in_slot_order(left, colx::on("k"_c), right_rows, {}, {});
-      size_type ordered_out = 0;
-      double const ordered_probe = colx::bench::slowest_rank_ms(world, [&] {
-        ordered_out = (left_ordered | colx::join(banded, colx::on("k"_c), colx::on("rk"_c))).num_rows();
-      }, o.repeat);
-      note("left in slot order (sort)", left_sort_ms, 0, std::to_string(left.num_rows()) + " left rows");
-      note("probe, left in slot order", ordered_probe, 0, std::to_string(ordered_out) + " out");
       double const by_row_probe = probe_ms(by_row, by_row_out);
       std::string const of = std::to_string(right_rows) + " rows in " + std::to_string(runs_in) + " runs";
       double const table_gb = static_cast<double>(banded.mask() + 1) * 16 / 1e9;
