@@ -207,9 +207,9 @@ int run_rank(options const& o, int rank, int ranks, std::filesystem::path const&
       auto const all = colx::concat(std::span<colx::frame<right_schema> const>(pieces));
       pieces.clear();
       std::span<size_type const> const in_runs(runs);
-      double const banded_ms = colx::bench::slowest_rank_ms(world, [&] { (void)colx::build(all, colx::on("rk"_c), in_runs); }, o.repeat);
+      double const banded_ms = colx::bench::slowest_rank_ms(world, [&] { (void)colx::build_from_runs(all, colx::on("rk"_c), in_runs); }, o.repeat);
       double const by_row_ms = colx::bench::slowest_rank_ms(world, [&] { (void)colx::build(all, colx::on("rk"_c)); }, o.repeat);
-      auto const banded = colx::build(all, colx::on("rk"_c), in_runs);
+      auto const banded = colx::build_from_runs(all, colx::on("rk"_c), in_runs);
       auto const by_row = colx::build(all, colx::on("rk"_c));
       size_type banded_out = 0, by_row_out = 0;
       auto const probe_ms = [&](auto const& b, size_type& out) {

@@ -50,7 +50,6 @@ struct band_build {
   int runs;
   size_type bands;
   size_type rows;
-  size_type const* run_bounds;  // runs + 1
 };
 
 // Where each band's rows start in each run, for t = k * (bands + 1) + b: a binary search of run
@@ -94,19 +93,34 @@ struct larger_fn {
   COLX_HOST_DEVICE size_type operator()(size_type a, size_type b) const { return a < b ? b : a; }
 };
 
-// Flags row i (i > 0) where its band is before the band of the row before it in its run: the
-// runs are not in the order of their bands, which the GPU's build needs (it flags such rows too).
+// Row i where its band is before the band of the row before it in its run, else `rows`: the
+// runs are not in the order of their bands, which the build needs (their bands' binary searches
+// would leave rows out); the least such row is reported.
 template <class Keys>
-struct band_order_fn {
-  band_build<Keys> b;
-  COLX_HOST_DEVICE void operator()(size_type i) const {
-    for (int k = 0; k <= b.runs; ++k) {
-      if (b.run_bounds[k] == i) { return; }  // the first row of a run
+struct out_of_band_order_fn {
+  Keys keys;
+  std::uint64_t mask;
+  bool nulls_equal;
+  size_type const* run_bounds;  // runs + 1, in order
+  int runs;
+  size_type rows;
+  COLX_HOST_DEVICE size_type operator()(size_type t) const {
+    size_type const i = t + 1;  // (row 0 starts a run)
+    int lo = 0, hi = runs;  // the first bound not below i: is i the first row of a run?
+    while (lo < hi) {
+      int const mid = lo + (hi - lo) / 2;
+      if (run_bounds[mid] < i) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
     }
-    if (band_of(b.keys, i - 1, b.nulls_equal, b.mask) > band_of(b.keys, i, b.nulls_equal, b.mask)) {
-      atomic_or(b.flags, misplaced_row_flag);
-    }
+    bool const first_of_run = run_bounds[lo] == i;
+    return !first_of_run && band_of(keys, i - 1, nulls_equal, mask) > band_of(keys, i, nulls_equal, mask) ? i : rows;
   }
+};
+struct smaller_fn {
+  COLX_HOST_DEVICE size_type operator()(size_type a, size_type b) const { return b < a ? b : a; }
 };
 
 // The host's banded build: every slot emptied, then the rows inserted with walks that wrap
@@ -120,7 +134,7 @@ void fill_bands(host::executor const& exec, band_build<Keys> const& b) {
 // Builds the table `slots` (mask + 1 slots, not yet filled) of the rows of `keys`, which come in
 // runs [runs[k], runs[k + 1]) each in the order of their bands, a band at a time; returns false,
 // having written nothing, where the table is too small to take bands or a band would be more than
-// 3/4 full. Reads the fullest band's rows back (a wait).
+// 3/4 full, and throws where a run is not in band order. Reads both answers back (waits).
 template <class Keys>
 bool build_in_bands(Keys const& keys, std::uint64_t* slots, std::uint64_t mask, bool nulls_equal, unsigned* flags,
                     std::span<size_type const> runs, memory_kind kind, stream_ref stream) {
@@ -131,15 +145,18 @@ bool build_in_bands(Keys const& keys, std::uint64_t* slots, std::uint64_t mask, 
   uvector<size_type> bounds(static_cast<size_type>(runs.size()), stream, mr);
   copy_bytes(bounds.data(), kind, runs.data(), memory_kind::host, runs.size_bytes(), stream);
   uvector<size_type> starts(static_cast<size_type>(run_count) * (bands + 1), stream, mr);
+  size_type const rows = runs.back();
   return on_backend(kind, stream, [&](auto const& exec) {
+    size_type const misplaced = rows < 2 ? rows
+                                         : exec.transform_reduce(rows - 1, rows,
+                                                                 out_of_band_order_fn<Keys>{keys, mask, nulls_equal, bounds.data(), run_count, rows},
+                                                                 smaller_fn{});
+    COLX_EXPECTS(misplaced == rows, "join_build: the rows of each run must be in the order of the bands of slots their keys' walks ",
+                 "start in (dist/slot_order.hpp sorts them so); row ", misplaced, " is not");
     exec.for_each_n(starts.size(), band_starts_fn<Keys>{keys, mask, nulls_equal, bounds.data(), bands, starts.data()});
     size_type const fullest = exec.transform_reduce(bands, size_type{0}, band_rows_fn{starts.data(), run_count, bands}, larger_fn{});
     if (static_cast<std::uint64_t>(fullest) * 4 > band_slots * 3) { return false; }
-    band_build<Keys> const b{keys, slots, mask, nulls_equal, flags, starts.data(), run_count, bands, runs.back(), bounds.data()};
-    // Runs out of band order would leave rows out of every band's range (the binary searches
-    // assume the order): a row-sized check, so that such runs are refused rather than lost.
-    if (b.rows > 1) { exec.for_each_n(b.rows - 1, rows_from_fn<band_order_fn<Keys>>{{b}, 1}); }
-    fill_bands(exec, b);
+    fill_bands(exec, band_build<Keys>{keys, slots, mask, nulls_equal, flags, starts.data(), run_count, bands, rows});
     return true;
   });
 }

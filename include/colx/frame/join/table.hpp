@@ -126,8 +126,8 @@ class join_build {
       unsigned const raised = _flags->bits.element(0, stream);
       COLX_EXPECTS((raised & detail::table_full_flag) == 0u, "join: the build side's hash table of ", _mask + 1,
                    " slots is full with ", _frame.num_rows(), " rows; it is sized at twice the rows, so this is a bug");
-      COLX_EXPECTS((raised & detail::misplaced_row_flag) == 0u, "join: a build side built in bands of slots had rows out of ",
-                   "their bands' order; the caller's runs were not sorted by band, a bug");
+      COLX_EXPECTS((raised & detail::misplaced_row_flag) == 0u, "join: a build side built in bands of slots met a row outside ",
+                   "its band, whose runs were checked to be in band order: a bug");
       _flags->unique = (raised & detail::duplicate_keys_flag) == 0u;
     });
     return _flags->unique;
@@ -224,7 +224,7 @@ template <class Schema, class... Keys>
 // The same of rows that come in runs [runs[k], runs[k + 1]), each in the order of the bands of
 // slots their walks start in, built a band at a time where it can be (see join_build).
 template <class Schema, class... Keys>
-[[nodiscard]] auto build(frame<Schema> const& right, join_keys<Keys...>, std::span<size_type const> runs, join_options options = {},
+[[nodiscard]] auto build_from_runs(frame<Schema> const& right, join_keys<Keys...>, std::span<size_type const> runs, join_options options = {},
                          stream_ref stream = {}) {
   static_assert(((sizeof(typename field_of<Schema, Keys>::type) > 0) && ...));
   return join_build<frame<Schema>, Keys...>(right, options, stream, runs);
