@@ -39,13 +39,8 @@ __global__ void __launch_bounds__(Block) build_bands_kernel(Build b) {
       } else {
         word = b.keys.hash(r);
       }
-      std::uint64_t const home = (keys_t::packed ? mix64(word) : word) & b.mask;
-      if ((home >> band_slot_bits) != here) {
-        raised |= misplaced_row_flag;
-        continue;
-      }
       bool placed = false;
-      std::uint64_t p = home & wrap;
+      std::uint64_t p = (keys_t::packed ? mix64(word) : word) & wrap;  // (its band is this block's: runs were checked)
       for (std::uint64_t step = 0; step <= wrap && !placed; ++step, p = (p + 1) & wrap) {
         if constexpr (keys_t::packed) {
           placed = atomicCAS(band + 2 * p + 1, empty_entry, static_cast<unsigned long long>(r)) == empty_entry;

@@ -11,6 +11,7 @@
 // where no band would be more than 3/4 full (a key repeated thousands of times would fill one).
 // The host inserts the rows with the same walks, so both backends build the same table.
 #include <colx/exec/dispatch.hpp>
+#include <colx/exec/scan_ops.hpp>
 #include <colx/frame/join/entries.hpp>
 #include <colx/memory/copy_bytes.hpp>
 #include <colx/memory/current_resource.hpp>
@@ -89,9 +90,6 @@ struct band_rows_fn {
     return rows;
   }
 };
-struct larger_fn {
-  COLX_HOST_DEVICE size_type operator()(size_type a, size_type b) const { return a < b ? b : a; }
-};
 
 // Row i where its band is before the band of the row before it in its run, else `rows`: the
 // runs are not in the order of their bands, which the build needs (their bands' binary searches
@@ -118,9 +116,6 @@ struct out_of_band_order_fn {
     bool const first_of_run = run_bounds[lo] == i;
     return !first_of_run && band_of(keys, i - 1, nulls_equal, mask) > band_of(keys, i, nulls_equal, mask) ? i : rows;
   }
-};
-struct smaller_fn {
-  COLX_HOST_DEVICE size_type operator()(size_type a, size_type b) const { return b < a ? b : a; }
 };
 
 // The host's banded build: every slot emptied, then the rows inserted with walks that wrap
@@ -150,11 +145,11 @@ bool build_in_bands(Keys const& keys, std::uint64_t* slots, std::uint64_t mask, 
     size_type const misplaced = rows < 2 ? rows
                                          : exec.transform_reduce(rows - 1, rows,
                                                                  out_of_band_order_fn<Keys>{keys, mask, nulls_equal, bounds.data(), run_count, rows},
-                                                                 smaller_fn{});
+                                                                 running_extremum<size_type, true>{});
     COLX_EXPECTS(misplaced == rows, "join_build: the rows of each run must be in the order of the bands of slots their keys' walks ",
                  "start in (dist/slot_order.hpp sorts them so); row ", misplaced, " is not");
     exec.for_each_n(starts.size(), band_starts_fn<Keys>{keys, mask, nulls_equal, bounds.data(), bands, starts.data()});
-    size_type const fullest = exec.transform_reduce(bands, size_type{0}, band_rows_fn{starts.data(), run_count, bands}, larger_fn{});
+    size_type const fullest = exec.transform_reduce(bands, size_type{0}, band_rows_fn{starts.data(), run_count, bands}, running_extremum<size_type, false>{});
     if (static_cast<std::uint64_t>(fullest) * 4 > band_slots * 3) { return false; }
     fill_bands(exec, band_build<Keys>{keys, slots, mask, nulls_equal, flags, starts.data(), run_count, bands, rows});
     return true;

@@ -96,7 +96,6 @@ COLX_HOST_DEVICE inline packed_slot read_slot(std::uint64_t const* slots, std::u
 // Flags the build pass raises, in one word.
 inline constexpr unsigned duplicate_keys_flag = 1u;  // two build rows share their keys
 inline constexpr unsigned table_full_flag = 2u;      // a row found no empty slot (never, at half full)
-inline constexpr unsigned misplaced_row_flag = 4u;   // a banded build met a row outside its band (a bug: runs are checked first)
 
 // A band of a banded table (join/banded_build.hpp): 2^12 slots, 64 KiB of packed entries, which
 // one block fills in shared memory.

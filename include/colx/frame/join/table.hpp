@@ -126,8 +126,6 @@ class join_build {
       unsigned const raised = _flags->bits.element(0, stream);
       COLX_EXPECTS((raised & detail::table_full_flag) == 0u, "join: the build side's hash table of ", _mask + 1,
                    " slots is full with ", _frame.num_rows(), " rows; it is sized at twice the rows, so this is a bug");
-      COLX_EXPECTS((raised & detail::misplaced_row_flag) == 0u, "join: a build side built in bands of slots met a row outside ",
-                   "its band, whose runs were checked to be in band order: a bug");
       _flags->unique = (raised & detail::duplicate_keys_flag) == 0u;
     });
     return _flags->unique;
